@@ -1,0 +1,50 @@
+"""The scoring engine: pure Python, no Django. The single source of every number the site shows.
+
+- rules: RuleSet and PointsRules presets (data), to and from dicts for snapshots;
+- deal: one deal's entries, score breakdown and checks;
+- match: replaying a match (totals, opening minimums, end, winner, points), forfeits;
+- standings: ranking teams by a tie-break order;
+- problems: Problem codes (no user text);
+- protocol_file: the CSV/xlsx interchange format.
+"""
+
+from .deal import DealEntry, DealScore, SideEntry, SideScore, check_deal, score_deal
+from .match import MatchState, Outcome, ReplayedDeal, forfeit_outcome, played_outcome, replay
+from .problems import AWAY, HOME, SIDES, Problem
+from .rules import (
+    DEFAULT_POINTS_KEY,
+    DEFAULT_RULES_KEY,
+    POINTS_PRESETS,
+    PRESETS,
+    PointsRules,
+    RuleSet,
+    get_points_rules,
+    get_rules,
+)
+
+__all__ = [
+    "AWAY",
+    "DEFAULT_POINTS_KEY",
+    "DEFAULT_RULES_KEY",
+    "HOME",
+    "POINTS_PRESETS",
+    "PRESETS",
+    "SIDES",
+    "DealEntry",
+    "DealScore",
+    "MatchState",
+    "Outcome",
+    "PointsRules",
+    "Problem",
+    "ReplayedDeal",
+    "RuleSet",
+    "SideEntry",
+    "SideScore",
+    "check_deal",
+    "forfeit_outcome",
+    "get_points_rules",
+    "get_rules",
+    "played_outcome",
+    "replay",
+    "score_deal",
+]

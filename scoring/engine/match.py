@@ -1,0 +1,282 @@
+"""Replaying a match (parti): running totals, opening minimums, the end, the winner and the points.
+
+`replay(rules, deals)` takes the deals of one match in order and returns a MatchState: for each deal
+its score breakdown, the running totals after it, each side's opening minimum before it, and its
+problems (the deal's own checks plus those that need the match: opening-minimum, total-mismatch,
+after-match-end, dealt-after-time, and the warnings). The match ends after the deal in which a side
+reaches the target (rule 34 a), after a deal that ended by the clock, or — in a timed match — when
+the caller says the final signal came between deals (`clock_expired`).
+
+Deals after the end are still scored (so a file check can show them) but carry `after-match-end`;
+the result is the totals at the end.
+
+`forfeit_outcome` scores a walk over by the competition's award.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .deal import END_CLOCK, DealEntry, DealScore, check_deal, deal_warnings, score_deal
+from .problems import AWAY, HOME, Problem
+from .rules import PointsRules, RuleSet
+
+END_TARGET = "target"
+MATCH_END_CLOCK = "clock"
+# A timed match with more deals than this is unusual (RULES.md, warnings).
+MANY_DEALS_IN_TIMED_MATCH = 15
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedDeal:
+    entry: DealEntry
+    score: DealScore
+    home_total: int
+    away_total: int
+    home_min_before: int
+    away_min_before: int
+    errors: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+
+    @property
+    def number(self) -> int:
+        return self.entry.number
+
+    def total(self, side: str) -> int:
+        return self.home_total if side == HOME else self.away_total
+
+    def min_before(self, side: str) -> int:
+        return self.home_min_before if side == HOME else self.away_min_before
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished match counts: the winner and each side's match points."""
+
+    winner: str  # "home", "away" or "draw"
+    home_points: float
+    away_points: float
+    # Card points for the standings table (the totals, or a forfeit award).
+    home_for: int
+    home_against: int
+    away_for: int
+    away_against: int
+
+
+@dataclass(frozen=True)
+class MatchState:
+    rules: RuleSet
+    deals: tuple[ReplayedDeal, ...]
+    home_total: int
+    away_total: int
+    # Opening minimums for the next deal (after the last deal replayed).
+    home_min_next: int
+    away_min_next: int
+    finished: bool
+    end: str | None  # "target", "clock" or None
+    end_deal: int | None  # the number of the deal after which the match ended
+    winner: str | None  # "home", "away", "draw" or None while unfinished
+    outcome: Outcome | None = None
+    errors: int = 0
+    warnings: int = 0
+    match_warnings: tuple[Problem, ...] = field(default=())
+
+    @property
+    def accepts_deals(self) -> bool:
+        return not self.finished
+
+    def total(self, side: str) -> int:
+        return self.home_total if side == HOME else self.away_total
+
+    def min_next(self, side: str) -> int:
+        return self.home_min_next if side == HOME else self.away_min_next
+
+
+def winner_of(home_total: int, away_total: int) -> str:
+    if home_total > away_total:
+        return HOME
+    if away_total > home_total:
+        return AWAY
+    return "draw"
+
+
+def played_outcome(points: PointsRules, home_total: int, away_total: int) -> Outcome:
+    winner = winner_of(home_total, away_total)
+    if winner == "draw":
+        home_points = away_points = points.draw
+    elif winner == HOME:
+        home_points, away_points = points.win, points.loss
+    else:
+        home_points, away_points = points.loss, points.win
+    return Outcome(
+        winner=winner,
+        home_points=home_points,
+        away_points=away_points,
+        home_for=home_total,
+        home_against=away_total,
+        away_for=away_total,
+        away_against=home_total,
+    )
+
+
+def forfeit_outcome(points: PointsRules, winner: str) -> Outcome:
+    """A walk over (or a match lost after repeated warnings): the competition's award."""
+    win = (points.forfeit_winner_points, points.forfeit_winner_for, points.forfeit_winner_against)
+    lose = (points.forfeit_loser_points, points.forfeit_loser_for, points.forfeit_loser_against)
+    home, away = (win, lose) if winner == HOME else (lose, win)
+    return Outcome(
+        winner=winner,
+        home_points=home[0],
+        away_points=away[0],
+        home_for=home[1],
+        home_against=home[2],
+        away_for=away[1],
+        away_against=away[2],
+    )
+
+
+def replay(
+    rules: RuleSet,
+    deals: list[DealEntry] | tuple[DealEntry, ...],
+    *,
+    points: PointsRules | None = None,
+    clock_expired: bool = False,
+    start_total: tuple[int, int] = (0, 0),
+) -> MatchState:
+    """Replay the deals of one match in order.
+
+    `clock_expired`: in a timed match the final signal came after the last deal, between deals.
+    `points`: the competition's points rules, to compute the outcome of a finished match.
+    """
+    home_total, away_total = start_total
+    replayed: list[ReplayedDeal] = []
+    end: str | None = None
+    end_deal: int | None = None
+    end_totals = (home_total, away_total)
+    error_count = 0
+    warning_count = 0
+    main_minutes = rules.clock_main_minutes
+    opening_minimum = rules.opening_minimum
+    previous_minute: float | None = None
+
+    for index, deal in enumerate(deals):
+        home_min = opening_minimum(home_total)
+        away_min = opening_minimum(away_total)
+        score = score_deal(rules, deal)
+        errors = check_deal(rules, deal, score)
+        warnings = deal_warnings(score)
+        home_entry, away_entry = deal.home, deal.away
+
+        if home_entry.written_min is not None and home_entry.written_min != home_min:
+            errors.append(
+                Problem(
+                    "opening-minimum",
+                    HOME,
+                    "home_min",
+                    {"written": home_entry.written_min, "computed": home_min, "total": home_total},
+                )
+            )
+        if away_entry.written_min is not None and away_entry.written_min != away_min:
+            errors.append(
+                Problem(
+                    "opening-minimum",
+                    AWAY,
+                    "away_min",
+                    {"written": away_entry.written_min, "computed": away_min, "total": away_total},
+                )
+            )
+
+        home_total += score.home.score
+        away_total += score.away.score
+
+        if home_entry.written_total is not None and home_entry.written_total != home_total:
+            errors.append(
+                Problem(
+                    "total-mismatch",
+                    HOME,
+                    "home_total",
+                    {"written": home_entry.written_total, "computed": home_total},
+                )
+            )
+        if away_entry.written_total is not None and away_entry.written_total != away_total:
+            errors.append(
+                Problem(
+                    "total-mismatch",
+                    AWAY,
+                    "away_total",
+                    {"written": away_entry.written_total, "computed": away_total},
+                )
+            )
+
+        if end is not None:
+            errors.append(Problem("after-match-end", None, "deal", {"end_deal": end_deal}))
+
+        minute = deal.dealt_minute
+        if minute is not None:
+            if main_minutes is not None and minute > main_minutes:
+                errors.append(
+                    Problem(
+                        "dealt-after-time",
+                        None,
+                        "dealt_at",
+                        {"minute": minute, "limit": main_minutes},
+                    )
+                )
+            if previous_minute is not None and minute < previous_minute:
+                warnings.append(Problem("deals-out-of-order", None, "dealt_at", {"minute": minute}))
+            previous_minute = minute
+
+        if main_minutes is not None and index == MANY_DEALS_IN_TIMED_MATCH:
+            warnings.append(
+                Problem("many-deals", None, "deal", {"limit": MANY_DEALS_IN_TIMED_MATCH})
+            )
+
+        error_count += len(errors)
+        warning_count += len(warnings)
+        replayed.append(
+            ReplayedDeal(
+                deal,
+                score,
+                home_total,
+                away_total,
+                home_min,
+                away_min,
+                tuple(errors),
+                tuple(warnings),
+            )
+        )
+
+        if end is None:
+            if home_total >= rules.target or away_total >= rules.target:
+                end = END_TARGET
+            elif deal.effective_end == END_CLOCK and rules.has_clock:
+                end = MATCH_END_CLOCK
+            if end is not None:
+                end_deal = deal.number
+                end_totals = (home_total, away_total)
+
+    if end is None:
+        end_totals = (home_total, away_total)
+        if clock_expired and rules.has_clock:
+            # The final signal came between deals: the match ends as it stands.
+            end = MATCH_END_CLOCK
+            end_deal = replayed[-1].number if replayed else None
+
+    finished = end is not None
+    winner = winner_of(*end_totals) if finished else None
+    outcome = played_outcome(points, *end_totals) if finished and points is not None else None
+    return MatchState(
+        rules=rules,
+        deals=tuple(replayed),
+        home_total=end_totals[0],
+        away_total=end_totals[1],
+        home_min_next=opening_minimum(end_totals[0]),
+        away_min_next=opening_minimum(end_totals[1]),
+        finished=finished,
+        end=end,
+        end_deal=end_deal,
+        winner=winner,
+        outcome=outcome,
+        errors=error_count,
+        warnings=warning_count,
+    )

@@ -1,0 +1,324 @@
+"""The protocol file: the CSV (and xlsx) interchange format of RULES.md, read and written.
+
+One row per deal (giv), a header row, columns in any order, unknown columns refused. Reading turns
+the rows into DealEntry values; anything that cannot be read raises ProtocolFileError with a stable
+code, the line (1 = the header) and the column, so a caller can name them in the user's language.
+Rule checks are not done here: `match.replay` does them.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .deal import DEAL_ENDS, DealEntry, SideEntry
+from .match import MatchState
+from .problems import SIDES
+
+SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total")
+COLUMNS: tuple[str, ...] = (
+    "deal",
+    *(f"home_{name}" for name in SIDE_FIELDS),
+    *(f"away_{name}" for name in SIDE_FIELDS),
+    "out",
+    "concealed",
+    "end",
+)
+REQUIRED_COLUMNS = ("deal", "home_cards", "away_cards")
+# The order a written file uses: the paper protocol's, home then away.
+WRITE_COLUMNS: tuple[str, ...] = (
+    "deal",
+    "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_melded",
+    "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_melded",
+    "out", "concealed", "end",
+    "home_min", "away_min", "home_score", "away_score", "home_total", "away_total",
+)  # fmt: skip
+
+_INT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "min", "score", "total")
+_YES = {"yes", "ja", "y", "j", "true", "1", "x"}
+_NO = {"no", "nej", "n", "false", "0"}
+# A number beyond this is not a card game's: refuse it as unreadable rather than compute with it.
+_LARGEST_NUMBER = 10**7
+# A protocol has tens of deals; a file far beyond that is not a protocol.
+MAX_ROWS = 1000
+
+
+@dataclass(frozen=True)
+class ProtocolFileError(Exception):
+    """The file cannot be read. `code` is stable; line 1 is the header row."""
+
+    code: str
+    line: int | None = None
+    column: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:  # for logs and tracebacks; users see scoring.messages text
+        where = []
+        if self.line is not None:
+            where.append(f"line {self.line}")
+        if self.column:
+            where.append(f"column {self.column}")
+        return f"{self.code} ({', '.join(where)}) {self.params}" if where else self.code
+
+
+# -- reading ------------------------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    for encoding in ("utf-8-sig", "cp1252"):
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ProtocolFileError("encoding")
+
+
+def _parse_int(raw: Any, line: int, column: str) -> int | None:
+    if raw is None:
+        return None
+    if isinstance(raw, bool):
+        raise ProtocolFileError("not-a-number", line, column, {"value": str(raw)})
+    if isinstance(raw, int):
+        value = raw
+    elif isinstance(raw, float):
+        if not raw.is_integer():
+            raise ProtocolFileError("not-a-number", line, column, {"value": str(raw)})
+        value = int(raw)
+    else:
+        text = str(raw).strip()
+        if not text:
+            return None
+        # Paper habits: a Unicode minus, spaces or thin spaces as thousands separators.
+        cleaned = (
+            text.replace("\u2212", "-")
+            .replace("\u2009", "")
+            .replace("\u202f", "")
+            .replace("\xa0", "")
+            .replace(" ", "")
+        )
+        sign = 1
+        if cleaned.startswith(("-", "+")):
+            sign = -1 if cleaned[0] == "-" else 1
+            cleaned = cleaned[1:]
+        if not cleaned.isascii() or not cleaned.isdigit() or len(cleaned) > 9:
+            raise ProtocolFileError("not-a-number", line, column, {"value": text[:40]})
+        value = sign * int(cleaned)
+    if abs(value) > _LARGEST_NUMBER:
+        raise ProtocolFileError("number-too-large", line, column, {"value": value})
+    return value
+
+
+def _parse_yes_no(raw: Any, line: int, column: str, *, empty_is_no: bool = False) -> bool | None:
+    if raw is None:
+        return False if empty_is_no else None
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().casefold()
+    if not text:
+        return False if empty_is_no else None
+    if text in _YES:
+        return True
+    if text in _NO:
+        return False
+    raise ProtocolFileError("bad-value", line, column, {"value": str(raw)[:40], "expected": "yes/no"})
+
+
+def _parse_choice(raw: Any, line: int, column: str, choices: Sequence[str]) -> str | None:
+    if raw is None:
+        return None
+    text = str(raw).strip().casefold()
+    if not text:
+        return None
+    if text not in choices:
+        raise ProtocolFileError(
+            "bad-value", line, column, {"value": str(raw)[:40], "expected": "/".join(choices)}
+        )
+    return text
+
+
+def _check_header(header: Sequence[Any]) -> list[str]:
+    if not header or all(cell is None or not str(cell).strip() for cell in header):
+        raise ProtocolFileError("no-header", 1)
+    names: list[str] = []
+    for cell in header:
+        name = "" if cell is None else str(cell).strip().lower()
+        if not name:
+            raise ProtocolFileError("empty-column-name", 1, None, {"position": len(names) + 1})
+        if name not in COLUMNS:
+            raise ProtocolFileError("unknown-column", 1, name)
+        if name in names:
+            raise ProtocolFileError("duplicate-column", 1, name)
+        names.append(name)
+    for required in REQUIRED_COLUMNS:
+        if required not in names:
+            raise ProtocolFileError("missing-column", 1, required)
+    return names
+
+
+def _row_to_deal(values: dict[str, Any], line: int) -> DealEntry:
+    number = _parse_int(values.get("deal"), line, "deal")
+    if number is None:
+        raise ProtocolFileError("missing-value", line, "deal")
+    sides: dict[str, SideEntry] = {}
+    for side in SIDES:
+        ints = {}
+        for name in _INT_FIELDS:
+            column = f"{side}_{name}"
+            ints[name] = _parse_int(values.get(column), line, column)
+        if ints["cards"] is None:
+            raise ProtocolFileError("missing-value", line, f"{side}_cards")
+        sides[side] = SideEntry(
+            cards=ints["cards"],
+            natural=ints["natural"] or 0,
+            mixed=ints["mixed"] or 0,
+            red3=ints["red3"] or 0,
+            penalty=ints["penalty"] or 0,
+            melded=_parse_yes_no(values.get(f"{side}_melded"), line, f"{side}_melded"),
+            written_min=ints["min"],
+            written_score=ints["score"],
+            written_total=ints["total"],
+        )
+    return DealEntry(
+        number=number,
+        home=sides["home"],
+        away=sides["away"],
+        out=_parse_choice(values.get("out"), line, "out", SIDES),
+        concealed=bool(_parse_yes_no(values.get("concealed"), line, "concealed", empty_is_no=True)),
+        end=_parse_choice(values.get("end"), line, "end", DEAL_ENDS),
+    )
+
+
+def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]:
+    iterator = iter(rows)
+    try:
+        _, header = next(iterator)
+    except StopIteration:
+        raise ProtocolFileError("no-header", 1) from None
+    names = _check_header(header)
+    deals: list[DealEntry] = []
+    for line, row in iterator:
+        cells = list(row)
+        if all(cell is None or (isinstance(cell, str) and not cell.strip()) for cell in cells):
+            continue
+        if len(cells) > len(names) and any(
+            cell is not None and str(cell).strip() for cell in cells[len(names) :]
+        ):
+            raise ProtocolFileError("too-many-values", line, None, {"columns": len(names)})
+        if len(deals) >= MAX_ROWS:
+            raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
+        values = dict(zip(names, cells))
+        deal = _row_to_deal(values, line)
+        expected = len(deals) + 1
+        if deal.number != expected:
+            raise ProtocolFileError(
+                "deal-sequence", line, "deal", {"value": deal.number, "expected": expected}
+            )
+        deals.append(deal)
+    return deals
+
+
+def read_csv(data: bytes | str) -> list[DealEntry]:
+    text = _decode(data) if isinstance(data, bytes) else data
+    if "\x00" in text:
+        raise ProtocolFileError("not-text")
+    first_line = text.split("\n", 1)[0]
+    # Spreadsheets set to Swedish write semicolons; accept those and tabs as well as commas.
+    delimiter = max((",", ";", "\t"), key=first_line.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+
+    def rows() -> Iterable[tuple[int, Sequence[Any]]]:
+        try:
+            for row in reader:
+                yield reader.line_num, row
+        except csv.Error as exc:
+            raise ProtocolFileError("csv-syntax", reader.line_num, None, {"detail": str(exc)}) from None
+
+    return _rows_to_deals(rows())
+
+
+def read_xlsx(data: bytes) -> list[DealEntry]:
+    """The same columns in the first sheet of an xlsx workbook (cell values, never formulas)."""
+    import zipfile
+
+    from openpyxl import load_workbook
+
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        # A zip bomb: refuse a workbook whose parts unpack to far more than a protocol needs.
+        unpacked = sum(info.file_size for info in archive.infolist())
+        if unpacked > 50 * 1024 * 1024:
+            raise ProtocolFileError("too-large")
+        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except ProtocolFileError:
+        raise
+    except Exception:  # openpyxl raises many kinds; all mean "not a readable workbook"
+        raise ProtocolFileError("not-xlsx") from None
+    try:
+        sheet = workbook.worksheets[0]
+        rows = (
+            (line, row)
+            for line, row in enumerate(sheet.iter_rows(values_only=True), start=1)
+        )
+        return _rows_to_deals(rows)
+    finally:
+        workbook.close()
+
+
+def read_protocol(data: bytes, filename: str = "") -> list[DealEntry]:
+    """Read a CSV or xlsx protocol, by the file's name or, failing that, its first bytes."""
+    if filename.lower().endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
+        return read_xlsx(data)
+    return read_csv(data)
+
+
+# -- writing ------------------------------------------------------------------------------------
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def deal_rows(state: MatchState) -> list[list[Any]]:
+    """The rows of a protocol file for a replayed match, numbers as numbers, header first."""
+    rows: list[list[Any]] = [list(WRITE_COLUMNS)]
+    for replayed in state.deals:
+        entry = replayed.entry
+        home, away = entry.home, entry.away
+        rows.append(
+            [
+                entry.number,
+                home.cards, home.natural, home.mixed, home.red3, home.penalty,
+                _yes_no(entry.melded("home")),
+                away.cards, away.natural, away.mixed, away.red3, away.penalty,
+                _yes_no(entry.melded("away")),
+                entry.out or "",
+                "yes" if entry.concealed else "",
+                entry.effective_end,
+                replayed.home_min_before, replayed.away_min_before,
+                replayed.score.home.score, replayed.score.away.score,
+                replayed.home_total, replayed.away_total,
+            ]
+        )  # fmt: skip
+    return rows
+
+
+def write_csv(state: MatchState) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows(deal_rows(state))
+    return buffer.getvalue()
+
+
+def write_xlsx(state: MatchState, sheet_title: str = "Protokoll") -> bytes:
+    from openpyxl import Workbook
+
+    workbook = Workbook(write_only=True)
+    sheet = workbook.create_sheet(title=sheet_title[:31])
+    for row in deal_rows(state):
+        sheet.append(row)
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()

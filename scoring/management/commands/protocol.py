@@ -1,0 +1,208 @@
+"""`python manage.py protocol check|import|export`: protocol files from the command line.
+
+`check FILE [--rules KEY] [--points KEY] [--json]` reads a protocol file (CSV or xlsx, RULES.md) and
+checks it with the engine without touching the database. Exit status: 0 no error, 1 the file has
+errors, 2 the file cannot be read.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from scoring.engine import POINTS_PRESETS, PRESETS, get_points_rules, get_rules, replay
+from scoring.engine.match import MatchState
+from scoring.engine.protocol_file import ProtocolFileError, read_protocol
+from scoring.messages import file_error_message, problem_message
+
+
+def json_number(value: float) -> float | int:
+    """1.0 → 1, 0.5 → 0.5: match points as a reader expects them."""
+    return int(value) if float(value).is_integer() else value
+
+
+def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
+    """The JSON object of RULES.md ("The protocol file")."""
+    deals = []
+    for replayed in state.deals:
+        number = replayed.number
+        deals.append(
+            {
+                "deal": number,
+                "home": {
+                    "score": replayed.score.home.score,
+                    "total": replayed.home_total,
+                    "min_before": replayed.home_min_before,
+                },
+                "away": {
+                    "score": replayed.score.away.score,
+                    "total": replayed.away_total,
+                    "min_before": replayed.away_min_before,
+                },
+                "errors": [
+                    {
+                        "code": problem.code,
+                        "side": problem.side,
+                        "field": problem.field,
+                        "message": problem_message(problem, number),
+                    }
+                    for problem in replayed.errors
+                ],
+                "warnings": [
+                    {
+                        "code": problem.code,
+                        "side": problem.side,
+                        "field": problem.field,
+                        "message": problem_message(problem, number),
+                    }
+                    for problem in replayed.warnings
+                ],
+            }
+        )
+    outcome = state.outcome
+    return {
+        "rules": rules_key,
+        "deals": deals,
+        "result": {
+            "finished": state.finished,
+            "end": state.end,
+            "home_total": state.home_total,
+            "away_total": state.away_total,
+            "winner": state.winner,
+            "home_points": json_number(outcome.home_points) if outcome else None,
+            "away_points": json_number(outcome.away_points) if outcome else None,
+        },
+        "errors": state.errors,
+    }
+
+
+class Command(BaseCommand):
+    help = "Check, import or export a match protocol file (CSV or xlsx)."
+
+    def add_arguments(self, parser):
+        subcommands = parser.add_subparsers(dest="action", required=True)
+        check = subcommands.add_parser("check", help="Check a protocol file without saving it.")
+        check.add_argument("file")
+        check.add_argument("--rules", default="sv-tavling", choices=sorted(PRESETS))
+        check.add_argument("--points", default="sv-serie", choices=sorted(POINTS_PRESETS))
+        check.add_argument("--json", action="store_true", help="Print one JSON object.")
+        self.add_match_subcommands(subcommands)
+
+    def add_match_subcommands(self, subcommands) -> None:
+        """Import and export need the database; see scoring.management.protocol_db."""
+        try:
+            from scoring.management import protocol_db
+        except ImportError:
+            return
+        protocol_db.add_arguments(subcommands)
+
+    def handle(self, *args, **options):
+        translation.activate(settings.LANGUAGE_CODE)
+        action = options["action"]
+        if action == "check":
+            return self.handle_check(options)
+        from scoring.management import protocol_db
+
+        code = protocol_db.handle(self, options)
+        if code:
+            sys.exit(code)
+        return None
+
+    def handle_check(self, options) -> None:
+        path = Path(options["file"])
+        try:
+            try:
+                data = path.read_bytes()
+            except OSError:
+                raise ProtocolFileError("missing-file", params={"path": str(path)}) from None
+            deals = read_protocol(data, path.name)
+        except ProtocolFileError as error:
+            self.stderr.write(f"{path}: {file_error_message(error)}")
+            sys.exit(2)
+        rules = get_rules(options["rules"])
+        points = get_points_rules(options["points"])
+        state = replay(rules, deals, points=points)
+        if options["json"]:
+            report = check_report(state, options["rules"])
+            self.stdout.write(json.dumps(report, ensure_ascii=False))
+        else:
+            self.stdout.write(self.render_text(state, rules.name))
+        if state.errors:
+            sys.exit(1)
+
+    def render_text(self, state: MatchState, rules_name: str) -> str:
+        """A paper-protocol layout: deal, then per side score, total and minimum before."""
+        lines = [
+            _("Protocol checked by the rules “%(rules)s”") % {"rules": rules_name},
+            "",
+            f"{_('Deal'):>4}  │ {_('Home team'):^28} │ {_('Away team'):^28}",
+            f"{'':>4}  │ {_('Min'):>6} {_('Score'):>9} {_('Total'):>10} │ "
+            f"{_('Min'):>6} {_('Score'):>9} {_('Total'):>10}",
+            "─" * 6 + "┼" + "─" * 30 + "┼" + "─" * 30,
+        ]
+        for replayed in state.deals:
+            home, away = replayed.score.home, replayed.score.away
+            lines.append(
+                f"{replayed.number:>4}  │ {replayed.home_min_before:>6} {home.score:>9} "
+                f"{replayed.home_total:>10} │ {replayed.away_min_before:>6} {away.score:>9} "
+                f"{replayed.away_total:>10}"
+            )
+            for problem in replayed.errors:
+                lines.append(f"      ✗ {_('Error')}: {problem_message(problem, replayed.number)}")
+            for problem in replayed.warnings:
+                lines.append(f"      ! {_('Warning')}: {problem_message(problem, replayed.number)}")
+        lines.append("")
+        if state.finished:
+            if state.winner == "draw":
+                verdict = _("Draw")
+            elif state.winner == "home":
+                verdict = _("The home team wins")
+            else:
+                verdict = _("The away team wins")
+            how = _("the target was reached") if state.end == "target" else _("the clock ran out")
+            lines.append(
+                _("Result: %(home)s – %(away)s. %(verdict)s; the match ended after deal %(deal)s (%(how)s).")
+                % {
+                    "home": state.home_total,
+                    "away": state.away_total,
+                    "verdict": verdict,
+                    "deal": state.end_deal,
+                    "how": how,
+                }
+            )
+            if state.outcome:
+                lines.append(
+                    _("Match points: home %(home)s, away %(away)s.")
+                    % {
+                        "home": json_number(state.outcome.home_points),
+                        "away": json_number(state.outcome.away_points),
+                    }
+                )
+        else:
+            lines.append(
+                _("Not finished: %(home)s – %(away)s after %(count)s deals. Opening minimum next deal: home %(home_min)s, away %(away_min)s.")
+                % {
+                    "home": state.home_total,
+                    "away": state.away_total,
+                    "count": len(state.deals),
+                    "home_min": state.home_min_next,
+                    "away_min": state.away_min_next,
+                }
+            )
+        if state.errors:
+            lines.append(_("%(count)s errors found.") % {"count": state.errors})
+        else:
+            lines.append(_("No errors found."))
+        if state.warnings:
+            lines.append(_("%(count)s warnings.") % {"count": state.warnings})
+        return "\n".join(lines)
+
+
+__all__ = ["Command", "check_report", "CommandError"]

@@ -1,0 +1,135 @@
+"""User text for engine problem codes and protocol-file errors, in Swedish and English.
+
+The engine speaks in codes (scoring.engine.problems, RULES.md); this module is the one place that
+turns a code into a sentence. Every message names where the problem is: the deal (giv), the side
+(hemmalaget/bortalaget) and the field, so a secretary copying a paper protocol finds it at once.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
+
+from scoring.engine.problems import Problem
+from scoring.engine.protocol_file import ProtocolFileError
+
+SIDE_LABELS = {
+    "home": pgettext_lazy("side", "home team"),
+    "away": pgettext_lazy("side", "away team"),
+}
+
+# Field names are the protocol file's columns without the side prefix.
+FIELD_LABELS = {
+    "deal": _("deal"),
+    "cards": _("card points"),
+    "natural": _("natural canastas"),
+    "mixed": _("mixed canastas"),
+    "red3": _("red threes"),
+    "penalty": _("penalties"),
+    "melded": _("melded"),
+    "min": _("opening minimum"),
+    "score": _("deal score"),
+    "total": _("running total"),
+    "out": _("went out"),
+    "concealed": _("concealed going out"),
+    "end": _("how the deal ended"),
+    "dealt_at": _("time dealt"),
+}
+
+PROBLEM_TEXTS = {
+    "not-multiple-of-5": _("%(value)s is not a multiple of 5; every card value is."),
+    "negative-count": _("%(value)s is negative; write a count of 0 or more (penalties as a positive number)."),
+    "going-out-count": _("exactly one side goes out when the deal ends by going out, and none when it ends by the stock or the clock."),
+    "out-without-canasta": _("the side went out with %(canastas)s canastas; the rules require at least %(required)s."),
+    "out-with-hand-value": _("%(value)s card points is less than its canastas hold (at least %(least)s); a side that went out has no cards left in hand."),
+    "concealed-without-out": _("concealed going out is marked, but no side went out."),
+    "canasta-without-meld": _("marked as not melded, but it has canastas, positive card points or went out."),
+    "red-threes": _("%(value)s red threes; there are only %(limit)s in the two packs."),
+    "canastas-impossible": _("more canastas than two packs allow."),
+    "card-points-range": _("%(value)s card points; two packs hold %(limit)s at the most."),
+    "opening-minimum": _("the opening minimum is %(computed)s at a total of %(total)s, not %(written)s."),
+    "score-mismatch": _("the deal score is %(computed)s, not %(written)s as written."),
+    "total-mismatch": _("the running total is %(computed)s, not %(written)s as written."),
+    "after-match-end": _("the match ended after deal %(end_deal)s; no further deal is accepted."),
+    "clock-not-allowed": _("this match has no clock, so a deal cannot end by the clock."),
+    "dealt-after-time": _("dealt at minute %(minute)s, after the main time of %(limit)s minutes."),
+    "deal-score-high": _("a deal score of %(value)s is unusually high (above %(limit)s); please check it."),
+    "many-deals": _("more than %(limit)s deals in a timed match; please check the protocol."),
+    "deals-out-of-order": _("this deal was dealt earlier than the one before it."),
+}
+
+FILE_ERROR_TEXTS = {
+    "missing-file": _("The file %(path)s does not exist or cannot be opened."),
+    "encoding": _("The file is not text in UTF-8 or Windows encoding."),
+    "not-text": _("The file is not a CSV text file."),
+    "not-xlsx": _("The file is not a readable Excel workbook (xlsx)."),
+    "too-large": _("The file is too large for a protocol."),
+    "no-header": _("The file has no header row."),
+    "empty-column-name": _("Column %(position)s of the header has no name."),
+    "unknown-column": _("Unknown column."),
+    "duplicate-column": _("The column appears twice in the header."),
+    "missing-column": _("The required column is missing from the header."),
+    "missing-value": _("A value is required."),
+    "not-a-number": _("“%(value)s” is not a whole number."),
+    "number-too-large": _("%(value)s is far too large for a protocol."),
+    "bad-value": _("“%(value)s” is not one of %(expected)s."),
+    "deal-sequence": _("Deal number %(value)s; expected %(expected)s (deals are numbered 1, 2, 3 … without gaps)."),
+    "too-many-values": _("The row has more values than the header has columns (%(columns)s)."),
+    "too-many-rows": _("More than %(limit)s deals; this is not a protocol."),
+    "csv-syntax": _("The CSV text is malformed (%(detail)s)."),
+}
+
+
+def field_label(field: str | None) -> str:
+    if not field:
+        return ""
+    name = field.split("_", 1)[1] if field.startswith(("home_", "away_")) else field
+    return str(FIELD_LABELS.get(name, name))
+
+
+def _format(template, params) -> str:
+    try:
+        return str(template) % params
+    except (KeyError, TypeError, ValueError):
+        return str(template)
+
+
+def problem_text(problem: Problem) -> str:
+    """The problem itself, without the deal: 'the deal score is 785, not 780 as written.'"""
+    template = PROBLEM_TEXTS.get(problem.code)
+    if template is None:
+        return problem.code
+    return _format(template, problem.params)
+
+
+def problem_location(problem: Problem, deal_number: int | None = None) -> str:
+    parts = []
+    if deal_number is not None:
+        parts.append(gettext("Deal %(number)s") % {"number": deal_number})
+    if problem.side:
+        parts.append(str(SIDE_LABELS[problem.side]))
+    label = field_label(problem.field)
+    if label and problem.field != "deal":
+        parts.append(label)
+    return ", ".join(parts)
+
+
+def problem_message(problem: Problem, deal_number: int | None = None) -> str:
+    """A whole sentence naming deal, side and field: 'Giv 3, bortalaget, givpoäng: …'."""
+    location = problem_location(problem, deal_number)
+    text = problem_text(problem)
+    if location:
+        return f"{location}: {text}"
+    return text[:1].upper() + text[1:]
+
+
+def file_error_message(error: ProtocolFileError) -> str:
+    template = FILE_ERROR_TEXTS.get(error.code)
+    text = _format(template, error.params) if template is not None else error.code
+    where = []
+    if error.line is not None:
+        where.append(gettext("line %(line)s") % {"line": error.line})
+    if error.column:
+        where.append(gettext("column %(column)s") % {"column": error.column})
+    if where:
+        return f"{', '.join(where).capitalize()}: {text}"
+    return text

@@ -1,0 +1,428 @@
+"""The data: clubs, players, teams (lag), competitions, rounds, matches (partier), deals (givar), audit log.
+
+Numbers shown to users are computed by the engine (scoring.engine) and written here by the services
+(scoring.services) only: a Deal stores what the protocol says plus the engine's computed score,
+running total and opening minimum; a Match stores its totals, result and points denormalised, so
+standings are SQL aggregates over matches, never a loop over deals. A match keeps a JSON snapshot of
+the rule set it is played under, taken when its first deal is recorded.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+from scoring.engine import DEFAULT_POINTS_KEY, DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS
+from scoring.engine.rules import PointsRules, RuleSet, get_points_rules, get_rules
+
+RULES_CHOICES = [(key, preset.name) for key, preset in PRESETS.items()]
+POINTS_CHOICES = [(key, preset.name) for key, preset in POINTS_PRESETS.items()]
+
+
+class Side(models.TextChoices):
+    HOME = "home", pgettext_lazy("side", "Home team")
+    AWAY = "away", pgettext_lazy("side", "Away team")
+
+
+class DealEnd(models.TextChoices):
+    OUT = "out", _("Going out")
+    STOCK = "stock", _("Stock ran out")
+    CLOCK = "clock", _("The clock")
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=80, blank=True)
+    website = models.URLField(_("website"), blank=True)
+    secretaries = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("secretaries"),
+        related_name="secretary_of",
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="players"
+    )
+    member_number = models.CharField(_("member number"), max_length=30, blank=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user account"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="player",
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "member_number"],
+                condition=~Q(member_number=""),
+                name="player_member_number_unique_in_club",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Team(models.Model):
+    """A pair (lag) of two players of a club."""
+
+    name = models.CharField(_("name"), max_length=120)
+    club = models.ForeignKey(
+        Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="teams"
+    )
+    player_one = models.ForeignKey(
+        Player, verbose_name=_("player 1"), on_delete=models.PROTECT, related_name="+"
+    )
+    player_two = models.ForeignKey(
+        Player, verbose_name=_("player 2"), on_delete=models.PROTECT, related_name="+"
+    )
+    captain = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("captain"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="captain_of",
+    )
+
+    class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
+        ordering = ["name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=F("player_two")), name="team_two_different_players"
+            ),
+            models.UniqueConstraint(fields=["club", "name"], name="team_name_unique_in_club"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def players(self) -> tuple[Player, Player]:
+        return (self.player_one, self.player_two)
+
+
+class Competition(models.Model):
+    class Kind(models.TextChoices):
+        LEAGUE = "league", _("League series")
+        TOURNAMENT = "tournament", _("Tournament")
+
+    name = models.CharField(_("name"), max_length=150)
+    season = models.CharField(_("season"), max_length=20, help_text=_("For example 2026/27."))
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.LEAGUE)
+    organiser = models.ForeignKey(
+        Club,
+        verbose_name=_("organising club"),
+        on_delete=models.PROTECT,
+        related_name="organised_competitions",
+    )
+    teams = models.ManyToManyField(
+        Team, verbose_name=_("teams"), related_name="competitions", blank=True
+    )
+    rules_key = models.CharField(
+        _("rule set"), max_length=40, choices=RULES_CHOICES, default=DEFAULT_RULES_KEY
+    )
+    rules_overrides = models.JSONField(
+        _("rule set overrides"), default=dict, blank=True, help_text=_("Values that differ from the preset.")
+    )
+    points_key = models.CharField(
+        _("scoring of matches"), max_length=40, choices=POINTS_CHOICES, default=DEFAULT_POINTS_KEY
+    )
+    points_overrides = models.JSONField(
+        _("scoring overrides"),
+        default=dict,
+        blank=True,
+        help_text=_("Match points, forfeit award or tie-break order that differ from the preset."),
+    )
+    requires_confirmation = models.BooleanField(
+        _("results need the other captain's confirmation"), default=True
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("competition")
+        verbose_name_plural = _("competitions")
+        ordering = ["-season", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+    @property
+    def rules(self) -> RuleSet:
+        return get_rules(self.rules_key, self.rules_overrides)
+
+    @property
+    def points_rules(self) -> PointsRules:
+        return get_points_rules(self.points_key, self.points_overrides)
+
+
+class Round(models.Model):
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="rounds"
+    )
+    number = models.PositiveSmallIntegerField(_("round"))
+    date = models.DateField(_("date"), null=True, blank=True)
+    clock_started_at = models.DateTimeField(_("hall clock started"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["competition", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "number"], name="round_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Round %(number)s") % {"number": self.number}
+
+
+class Match(models.Model):
+    class Status(models.TextChoices):
+        SCHEDULED = "scheduled", _("Scheduled")
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        SUBMITTED = "submitted", _("Awaiting confirmation")
+        CONFIRMED = "confirmed", _("Confirmed")
+        POSTPONED = "postponed", _("Postponed")
+        VOID = "void", _("Void")
+
+    class End(models.TextChoices):
+        TARGET = "target", _("5000 reached")
+        CLOCK = "clock", _("The clock")
+        FORFEIT = "forfeit", _("Walk over")
+        WARNINGS = "warnings", _("Lost after repeated warnings")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="matches"
+    )
+    round = models.ForeignKey(
+        Round,
+        verbose_name=_("round"),
+        on_delete=models.CASCADE,
+        related_name="matches",
+        null=True,
+        blank=True,
+    )
+    table = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
+    home_team = models.ForeignKey(
+        Team, verbose_name=_("home team"), on_delete=models.PROTECT, related_name="home_matches"
+    )
+    away_team = models.ForeignKey(
+        Team, verbose_name=_("away team"), on_delete=models.PROTECT, related_name="away_matches"
+    )
+    home_substitute = models.ForeignKey(
+        Player,
+        verbose_name=_("home substitute"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    away_substitute = models.ForeignKey(
+        Player,
+        verbose_name=_("away substitute"),
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    scheduled_start = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED, db_index=True
+    )
+    end = models.CharField(_("how the match ended"), max_length=20, choices=End.choices, blank=True)
+    clock_expired = models.BooleanField(_("the clock ran out between deals"), default=False)
+    rules_snapshot = models.JSONField(_("rule set played under"), null=True, blank=True)
+    # Denormalised by the services from the engine's replay.
+    deal_count = models.PositiveSmallIntegerField(_("deals"), default=0)
+    home_total = models.IntegerField(_("home total"), default=0)
+    away_total = models.IntegerField(_("away total"), default=0)
+    winner = models.CharField(
+        _("winner"),
+        max_length=5,
+        choices=[("home", _("Home team")), ("away", _("Away team")), ("draw", _("Draw"))],
+        blank=True,
+    )
+    home_points = models.DecimalField(_("home match points"), max_digits=4, decimal_places=1, null=True, blank=True)
+    away_points = models.DecimalField(_("away match points"), max_digits=4, decimal_places=1, null=True, blank=True)
+    home_for = models.IntegerField(_("home card points for"), null=True, blank=True)
+    home_against = models.IntegerField(_("home card points against"), null=True, blank=True)
+    away_for = models.IntegerField(_("away card points for"), null=True, blank=True)
+    away_against = models.IntegerField(_("away card points against"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("entered by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    submitted_at = models.DateTimeField(_("submitted"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("confirmed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    version = models.PositiveIntegerField(_("version"), default=1)
+    updated_at = models.DateTimeField(_("updated"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["round__number", "table", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(home_team=F("away_team")), name="match_two_different_teams"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__in=["", "home", "away", "draw"]), name="match_winner_valid"
+            ),
+        ]
+        indexes = [models.Index(fields=["competition", "status"], name="match_comp_status")]
+
+    def __str__(self) -> str:
+        return f"{self.home_team} – {self.away_team}"
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set the match is played under: its snapshot, or the competition's today."""
+        if self.rules_snapshot:
+            return RuleSet.from_dict(self.rules_snapshot)
+        return self.competition.rules
+
+    @property
+    def is_played(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.SUBMITTED, self.Status.CONFIRMED)
+
+    @property
+    def accepts_deals(self) -> bool:
+        return self.status in (self.Status.SCHEDULED, self.Status.IN_PROGRESS)
+
+    def team(self, side: str) -> Team:
+        return self.home_team if side == Side.HOME else self.away_team
+
+
+class Deal(models.Model):
+    """One deal (giv) of a match: what the protocol says, and what the engine computed."""
+
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="deals"
+    )
+    number = models.PositiveSmallIntegerField(_("deal"))
+    home_cards = models.IntegerField(_("home card points"))
+    home_natural = models.PositiveSmallIntegerField(_("home natural canastas"), default=0)
+    home_mixed = models.PositiveSmallIntegerField(_("home mixed canastas"), default=0)
+    home_red3 = models.PositiveSmallIntegerField(_("home red threes"), default=0)
+    home_penalty = models.PositiveIntegerField(_("home penalties"), default=0)
+    home_melded = models.BooleanField(_("home melded"), null=True, blank=True)
+    away_cards = models.IntegerField(_("away card points"))
+    away_natural = models.PositiveSmallIntegerField(_("away natural canastas"), default=0)
+    away_mixed = models.PositiveSmallIntegerField(_("away mixed canastas"), default=0)
+    away_red3 = models.PositiveSmallIntegerField(_("away red threes"), default=0)
+    away_penalty = models.PositiveIntegerField(_("away penalties"), default=0)
+    away_melded = models.BooleanField(_("away melded"), null=True, blank=True)
+    out = models.CharField(_("went out"), max_length=4, choices=Side.choices, blank=True)
+    concealed = models.BooleanField(_("concealed going out"), default=False)
+    end = models.CharField(_("how the deal ended"), max_length=5, choices=DealEnd.choices)
+    dealt_at = models.DateTimeField(_("time dealt"), null=True, blank=True)
+    # As written on the paper protocol (optional, checked).
+    home_min_written = models.IntegerField(_("home minimum as written"), null=True, blank=True)
+    away_min_written = models.IntegerField(_("away minimum as written"), null=True, blank=True)
+    home_score_written = models.IntegerField(_("home deal score as written"), null=True, blank=True)
+    away_score_written = models.IntegerField(_("away deal score as written"), null=True, blank=True)
+    home_total_written = models.IntegerField(_("home total as written"), null=True, blank=True)
+    away_total_written = models.IntegerField(_("away total as written"), null=True, blank=True)
+    # Computed by the engine, written by the services.
+    home_score = models.IntegerField(_("home deal score"), default=0)
+    away_score = models.IntegerField(_("away deal score"), default=0)
+    home_total = models.IntegerField(_("home running total"), default=0)
+    away_total = models.IntegerField(_("away running total"), default=0)
+    home_min_before = models.PositiveSmallIntegerField(_("home opening minimum"), default=50)
+    away_min_before = models.PositiveSmallIntegerField(_("away opening minimum"), default=50)
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("deal")
+        verbose_name_plural = _("deals")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="deal_number_unique_in_match"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="deal_number_positive"),
+            models.CheckConstraint(condition=Q(out__in=["", "home", "away"]), name="deal_out_valid"),
+            models.CheckConstraint(
+                condition=Q(end__in=["out", "stock", "clock"]), name="deal_end_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(home_red3__lte=4) & Q(away_red3__lte=4), name="deal_red_threes_max_4"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Deal %(number)s") % {"number": self.number}
+
+
+class AuditEntry(models.Model):
+    """Every change to a match or its deals: who, when, what, before and after, and why."""
+
+    match = models.ForeignKey(
+        Match,
+        verbose_name=_("match"),
+        on_delete=models.CASCADE,
+        related_name="audit_entries",
+        null=True,
+        blank=True,
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("user"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+    action = models.CharField(_("action"), max_length=40)
+    object_type = models.CharField(_("object type"), max_length=40, blank=True)
+    object_id = models.CharField(_("object id"), max_length=40, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    before = models.JSONField(_("before"), null=True, blank=True)
+    after = models.JSONField(_("after"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("audit log entry")
+        verbose_name_plural = _("audit log")
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"

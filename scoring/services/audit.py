@@ -1,0 +1,69 @@
+"""The audit log: every change to a match or its deals, with who, when, what, before and after."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.serializers.json import DjangoJSONEncoder
+
+from scoring.models import AuditEntry, Deal, Match
+
+import json
+
+
+def _jsonable(value: Any) -> Any:
+    return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
+
+
+def deal_snapshot(deal: Deal) -> dict[str, Any]:
+    return _jsonable(
+        {
+            field.attname: getattr(deal, field.attname)
+            for field in Deal._meta.concrete_fields
+            if field.attname not in ("id", "match_id")
+        }
+    )
+
+
+MATCH_AUDIT_FIELDS = (
+    "status",
+    "end",
+    "clock_expired",
+    "deal_count",
+    "home_total",
+    "away_total",
+    "winner",
+    "home_points",
+    "away_points",
+    "reason",
+    "version",
+    "scheduled_start",
+    "started_at",
+)
+
+
+def match_snapshot(match: Match) -> dict[str, Any]:
+    return _jsonable({name: getattr(match, name) for name in MATCH_AUDIT_FIELDS})
+
+
+def audit_log(
+    *,
+    match: Match | None,
+    user,
+    action: str,
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+    object_type: str = "match",
+    object_id: Any = "",
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        match=match,
+        user=user if getattr(user, "is_authenticated", False) else None,
+        action=action,
+        before=_jsonable(before) if before is not None else None,
+        after=_jsonable(after) if after is not None else None,
+        reason=reason,
+        object_type=object_type,
+        object_id=str(object_id if object_id != "" else (match.pk if match else "")),
+    )

@@ -1,0 +1,485 @@
+"""Services for a match and its deals: the only code that writes them.
+
+Every function is keyword-only, runs in one transaction, claims the match's version (a stale
+version is refused, never overwritten), re-checks with the engine, writes the deals and the
+denormalised match totals, and logs the change in the audit log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from decimal import Decimal
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import permissions
+from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields
+from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay
+from scoring.engine.match import MatchState
+from scoring.models import Deal, Match
+
+from .audit import audit_log, deal_snapshot, match_snapshot
+from .errors import DealProblemsError, MatchStateError, StaleMatchError
+
+S = Match.Status
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _lock(match: Match, expected_version: int | None) -> Match:
+    """Lock the match row and claim its version; refuse if it changed since the form was loaded."""
+    query = Match.objects.filter(pk=match.pk)
+    if expected_version is not None:
+        query = query.filter(version=expected_version)
+    claimed = query.update(version=F("version") + 1)
+    if not claimed:
+        raise StaleMatchError()
+    locked = (
+        Match.objects.select_for_update()
+        .select_related("competition", "home_team", "away_team")
+        .get(pk=match.pk)
+    )
+    return locked
+
+
+def _require(allowed: bool) -> None:
+    if not allowed:
+        raise PermissionDenied(_("You may not change this match."))
+
+
+def _entries(match: Match) -> list[DealEntry]:
+    return [deal_to_entry(deal, match.started_at) for deal in match.deals.order_by("number")]
+
+
+def _replay(match: Match, entries: Sequence[DealEntry]) -> MatchState:
+    return replay(
+        match.rules,
+        list(entries),
+        points=match.competition.points_rules,
+        clock_expired=match.clock_expired,
+    )
+
+
+def _decimal(value: float | None) -> Decimal | None:
+    return None if value is None else Decimal(str(value))
+
+
+def _apply_state(match: Match, state: MatchState) -> None:
+    """Copy the engine's result onto the match row (not saved)."""
+    match.deal_count = len(state.deals)
+    match.home_total = state.home_total
+    match.away_total = state.away_total
+    if state.finished:
+        outcome = state.outcome
+        match.end = state.end or ""
+        match.winner = state.winner or ""
+        match.home_points = _decimal(outcome.home_points)
+        match.away_points = _decimal(outcome.away_points)
+        match.home_for, match.home_against = outcome.home_for, outcome.home_against
+        match.away_for, match.away_against = outcome.away_for, outcome.away_against
+        if match.status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
+            match.status = S.FINISHED
+    else:
+        match.end = ""
+        match.winner = ""
+        match.home_points = match.away_points = None
+        match.home_for = match.home_against = match.away_for = match.away_against = None
+        if match.status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.SCHEDULED, S.POSTPONED):
+            match.status = S.IN_PROGRESS if state.deals else S.SCHEDULED
+
+
+def _snapshot_rules(match: Match) -> None:
+    if not match.rules_snapshot:
+        match.rules_snapshot = match.competition.rules.to_dict()
+
+
+def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> None:
+    """Write deals numbered >= replace_from anew and the computed numbers of all deals."""
+    existing = {deal.number: deal for deal in match.deals.all()}
+    to_update = []
+    to_create = []
+    for replayed in state.deals:
+        values = computed_fields(replayed)
+        deal = existing.pop(replayed.number, None)
+        if deal is None:
+            to_create.append(Deal(match=match, **entry_to_fields(replayed.entry), **values))
+            continue
+        if replayed.number >= replace_from:
+            for name, value in entry_to_fields(replayed.entry).items():
+                setattr(deal, name, value)
+        if replayed.entry.dealt_minute is None and replayed.number >= replace_from:
+            deal.dealt_at = None
+        for name, value in values.items():
+            setattr(deal, name, value)
+        to_update.append(deal)
+    if existing:
+        Deal.objects.filter(pk__in=[deal.pk for deal in existing.values()]).delete()
+    if to_update:
+        fields = sorted(set(COMPUTED_FIELDS) | (set(entry_to_fields(state.deals[0].entry)) - {"number"}) | {"dealt_at"})
+        Deal.objects.bulk_update(to_update, fields)
+    if to_create:
+        Deal.objects.bulk_create(to_create)
+
+
+def _errors_of(state: MatchState, numbers: Sequence[int] | None = None):
+    return [
+        (replayed.number, problem)
+        for replayed in state.deals
+        if numbers is None or replayed.number in numbers
+        for problem in replayed.errors
+    ]
+
+
+# -- reads used by the services and pages -------------------------------------------------------
+
+
+def match_state(match: Match) -> MatchState:
+    """The engine's view of the match as stored (for pages that show minimums and problems)."""
+    return _replay(match, _entries(match))
+
+
+# -- lifecycle ----------------------------------------------------------------------------------
+
+
+@transaction.atomic
+def match_start(*, match: Match, user, expected_version: int | None = None, started_at: datetime | None = None) -> Match:
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.SCHEDULED, S.POSTPONED):
+        raise MatchStateError(_("The match has already started."))
+    before = match_snapshot(match)
+    match.status = S.IN_PROGRESS
+    match.started_at = started_at or timezone.now()
+    match.entered_by = match.entered_by or user
+    _snapshot_rules(match)
+    match.save()
+    audit_log(match=match, user=user, action="match_start", before=before, after=match_snapshot(match))
+    return match
+
+
+@transaction.atomic
+def deals_record(
+    *, match: Match, user, entry: DealEntry, expected_version: int | None, dealt_at: datetime | None = None
+) -> Match:
+    """Record the next deal of a match. Refused, with the problems, if the engine finds errors."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
+        raise MatchStateError(_("The match is finished; it accepts no further deal."))
+    if match.status != S.IN_PROGRESS:
+        match.status = S.IN_PROGRESS
+        match.started_at = match.started_at or timezone.now()
+    _snapshot_rules(match)
+    entries = _entries(match)
+    number = len(entries) + 1
+    entry = _with_number(entry, number, match.started_at, dealt_at)
+    state = _replay(match, [*entries, entry])
+    problems = _errors_of(state, [number])
+    if problems:
+        raise DealProblemsError(problems)
+    before = match_snapshot(match)
+    _write_deals(match, state, replace_from=number)
+    if dealt_at is not None:
+        Deal.objects.filter(match=match, number=number).update(dealt_at=dealt_at)
+    match.entered_by = match.entered_by or user
+    _apply_state(match, state)
+    match.save()
+    new_deal = match.deals.get(number=number)
+    audit_log(
+        match=match,
+        user=user,
+        action="deal_record",
+        before=before,
+        after={"deal": deal_snapshot(new_deal), "match": match_snapshot(match)},
+        object_type="deal",
+        object_id=new_deal.pk,
+    )
+    return match
+
+
+def _with_number(entry: DealEntry, number: int, started_at, dealt_at) -> DealEntry:
+    from dataclasses import replace
+
+    from scoring.adapters import minutes_between
+
+    minute = minutes_between(started_at, dealt_at) if dealt_at else entry.dealt_minute
+    return replace(entry, number=number, dealt_minute=minute)
+
+
+@transaction.atomic
+def deal_correct(
+    *,
+    match: Match,
+    user,
+    number: int,
+    entry: DealEntry,
+    reason: str,
+    expected_version: int | None,
+    dealt_at: datetime | None = None,
+) -> Match:
+    """Correct an earlier deal; every later total is recomputed. A reason is required."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.IN_PROGRESS, S.FINISHED):
+        raise MatchStateError(
+            _("Only a match in progress or finished and not yet submitted can be corrected; reopen it first.")
+        )
+    if not reason.strip():
+        raise MatchStateError(_("Give a reason for the correction."))
+    if match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
+        raise MatchStateError(_("The match was closed without play; reopen it first."))
+    entries = _entries(match)
+    if not 1 <= number <= len(entries):
+        raise MatchStateError(_("There is no deal %(number)s to correct.") % {"number": number})
+    old_deal = match.deals.get(number=number)
+    entries[number - 1] = _with_number(entry, number, match.started_at, dealt_at)
+    state = _replay(match, entries)
+    problems = _errors_of(state, [number]) + [
+        (n, p) for n, p in _errors_of(state) if p.code == "after-match-end"
+    ]
+    if problems:
+        raise DealProblemsError(problems)
+    before = {"deal": deal_snapshot(old_deal), "match": match_snapshot(match)}
+    _write_deals(match, state, replace_from=number)
+    if dealt_at is not None:
+        Deal.objects.filter(match=match, number=number).update(dealt_at=dealt_at)
+    _apply_state(match, state)
+    match.save()
+    audit_log(
+        match=match,
+        user=user,
+        action="deal_correct",
+        before=before,
+        after={"deal": deal_snapshot(match.deals.get(number=number)), "match": match_snapshot(match)},
+        reason=reason,
+        object_type="deal",
+        object_id=old_deal.pk,
+    )
+    return match
+
+
+@transaction.atomic
+def deal_delete_last(*, match: Match, user, reason: str, expected_version: int | None) -> Match:
+    """Remove the last deal (a deal typed by mistake), with a reason."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.IN_PROGRESS, S.FINISHED):
+        raise MatchStateError(_("Only a match in progress or finished and not yet submitted can be corrected; reopen it first."))
+    if not reason.strip():
+        raise MatchStateError(_("Give a reason for the correction."))
+    last = match.deals.order_by("-number").first()
+    if last is None:
+        raise MatchStateError(_("The match has no deal to remove."))
+    before = {"deal": deal_snapshot(last), "match": match_snapshot(match)}
+    last.delete()
+    match.clock_expired = False
+    state = _replay(match, _entries(match))
+    _write_deals(match, state)
+    _apply_state(match, state)
+    match.save()
+    audit_log(match=match, user=user, action="deal_delete", before=before,
+              after={"match": match_snapshot(match)}, reason=reason, object_type="deal", object_id=last.number)
+    return match
+
+
+@transaction.atomic
+def match_declare_clock(*, match: Match, user, expected_version: int | None) -> Match:
+    """The final signal came between deals: the match ends as it stands (seed 001)."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if not match.rules.has_clock:
+        raise MatchStateError(_("This match is not played on the clock."))
+    if match.status not in (S.IN_PROGRESS, S.SCHEDULED):
+        raise MatchStateError(_("The match is not in progress."))
+    before = match_snapshot(match)
+    _snapshot_rules(match)
+    match.clock_expired = True
+    state = _replay(match, _entries(match))
+    _apply_state(match, state)
+    if match.status == S.SCHEDULED or not state.finished:
+        raise MatchStateError(_("No deal has been played; record a walk over instead."))
+    match.save()
+    audit_log(match=match, user=user, action="match_clock", before=before, after=match_snapshot(match))
+    return match
+
+
+@transaction.atomic
+def match_forfeit(
+    *, match: Match, user, winner: str, reason: str = "", warnings: bool = False, expected_version: int | None
+) -> Match:
+    """Walk over (or lost after repeated warnings): the competition's forfeit award."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if winner not in ("home", "away"):
+        raise MatchStateError(_("Choose the team that wins."))
+    if match.status in (S.SUBMITTED, S.CONFIRMED, S.VOID):
+        raise MatchStateError(_("The match is closed; reopen it first."))
+    before = match_snapshot(match)
+    outcome = forfeit_outcome(match.competition.points_rules, winner)
+    match.status = S.FINISHED
+    match.end = Match.End.WARNINGS if warnings else Match.End.FORFEIT
+    match.winner = winner
+    match.reason = reason
+    match.home_points = _decimal(outcome.home_points)
+    match.away_points = _decimal(outcome.away_points)
+    match.home_for, match.home_against = outcome.home_for, outcome.home_against
+    match.away_for, match.away_against = outcome.away_for, outcome.away_against
+    if not match.deal_count:
+        match.home_total, match.away_total = outcome.home_for, outcome.away_for
+    match.entered_by = match.entered_by or user
+    match.save()
+    audit_log(match=match, user=user, action="match_forfeit", before=before, after=match_snapshot(match), reason=reason)
+    return match
+
+
+@transaction.atomic
+def match_postpone(
+    *, match: Match, user, reason: str, new_start: datetime | None = None, expected_version: int | None
+) -> Match:
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.SCHEDULED, S.POSTPONED) or match.deal_count:
+        raise MatchStateError(_("Only a match that has not started can be postponed."))
+    before = match_snapshot(match)
+    match.status = S.POSTPONED
+    match.reason = reason
+    if new_start is not None:
+        match.scheduled_start = new_start
+    match.save()
+    audit_log(match=match, user=user, action="match_postpone", before=before, after=match_snapshot(match), reason=reason)
+    return match
+
+
+@transaction.atomic
+def match_void(*, match: Match, user, reason: str, expected_version: int | None) -> Match:
+    """Close the match without a result (abandoned); it counts as the competition says."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition))
+    if not reason.strip():
+        raise MatchStateError(_("Give a reason for voiding the match."))
+    if match.status == S.VOID:
+        raise MatchStateError(_("The match is already void."))
+    before = match_snapshot(match)
+    match.status = S.VOID
+    match.end = Match.End.ABANDONED
+    match.reason = reason
+    points = match.competition.points_rules
+    if points.abandoned == "as-played" and match.deal_count:
+        outcome = played_outcome(points, match.home_total, match.away_total)
+        match.winner = outcome.winner
+        match.home_points, match.away_points = _decimal(outcome.home_points), _decimal(outcome.away_points)
+        match.home_for, match.home_against = outcome.home_for, outcome.home_against
+        match.away_for, match.away_against = outcome.away_for, outcome.away_against
+    else:
+        match.winner = ""
+        match.home_points = match.away_points = None
+        match.home_for = match.home_against = match.away_for = match.away_against = None
+    match.save()
+    audit_log(match=match, user=user, action="match_void", before=before, after=match_snapshot(match), reason=reason)
+    return match
+
+
+@transaction.atomic
+def match_submit(*, match: Match, user, expected_version: int | None) -> Match:
+    """The protocol is complete: hand it to the other captain for confirmation."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status != S.FINISHED:
+        raise MatchStateError(_("Only a finished match can be submitted."))
+    before = match_snapshot(match)
+    match.status = S.SUBMITTED if match.competition.requires_confirmation else S.CONFIRMED
+    match.submitted_at = timezone.now()
+    match.save()
+    audit_log(match=match, user=user, action="match_submit", before=before, after=match_snapshot(match))
+    return match
+
+
+@transaction.atomic
+def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
+    """The other team's captain confirms the protocol; never the user who entered it."""
+    match = _lock(match, expected_version)
+    if match.entered_by_id is not None and match.entered_by_id == user.pk:
+        raise PermissionDenied(_("You entered this protocol; the other team's captain confirms it."))
+    _require(permissions.can_confirm(user, match))
+    if match.status not in (S.SUBMITTED, S.FINISHED):
+        raise MatchStateError(_("Only a finished protocol can be confirmed."))
+    before = match_snapshot(match)
+    match.status = S.CONFIRMED
+    match.confirmed_by = user
+    match.confirmed_at = timezone.now()
+    match.submitted_at = match.submitted_at or match.confirmed_at
+    match.save()
+    audit_log(match=match, user=user, action="match_confirm", before=before, after=match_snapshot(match))
+    return match
+
+
+@transaction.atomic
+def match_reopen(*, match: Match, user, reason: str, expected_version: int | None) -> Match:
+    """A secretary reopens a closed match for corrections; its result no longer counts until finished again."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition))
+    if match.status not in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED):
+        raise MatchStateError(_("The match is open already."))
+    if not reason.strip():
+        raise MatchStateError(_("Give a reason for reopening the match."))
+    before = match_snapshot(match)
+    match.status = S.IN_PROGRESS if match.deal_count else S.SCHEDULED
+    match.confirmed_by = None
+    match.confirmed_at = None
+    match.submitted_at = None
+    match.clock_expired = False
+    match.reason = reason
+    state = _replay(match, _entries(match))
+    _apply_state(match, state)
+    match.save()
+    audit_log(match=match, user=user, action="match_reopen", before=before, after=match_snapshot(match), reason=reason)
+    return match
+
+
+@transaction.atomic
+def match_import_deals(
+    *, match: Match, user, entries: Sequence[DealEntry], expected_version: int | None, reason: str = ""
+) -> Match:
+    """Replace a match's deals with those of a protocol file: all or nothing."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED):
+        raise MatchStateError(_("The match is closed; reopen it first."))
+    if match.end in (Match.End.FORFEIT, Match.End.WARNINGS):
+        raise MatchStateError(_("The match was closed without play; reopen it first."))
+    _snapshot_rules(match)
+    if not match.started_at:
+        match.started_at = timezone.now()
+    state = _replay(match, list(entries))
+    problems = _errors_of(state)
+    if problems:
+        raise DealProblemsError(problems, _("The file was not imported: it has errors. Nothing was saved."))
+    before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}
+    match.deals.all().delete()
+    if state.deals:
+        Deal.objects.bulk_create(
+            [
+                Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed))
+                for replayed in state.deals
+            ]
+        )
+    match.entered_by = match.entered_by or user
+    if match.status in (S.SCHEDULED, S.POSTPONED) and state.deals:
+        match.status = S.IN_PROGRESS
+    _apply_state(match, state)
+    match.save()
+    audit_log(
+        match=match,
+        user=user,
+        action="deals_import",
+        before=before,
+        after={"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)},
+        reason=reason,
+    )
+    return match

@@ -1,0 +1,128 @@
+"""Plain factory functions for tests: each makes a valid object with sensible defaults.
+
+Helpers append new factories at the end; keep existing signatures stable.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from django.contrib.auth import get_user_model
+
+from scoring.engine import DealEntry, SideEntry
+from scoring.models import Club, Competition, Match, Player, Round, Team
+
+_counter = itertools.count(1)
+
+
+def _n() -> int:
+    return next(_counter)
+
+
+def make_user(username: str | None = None, *, password: str = "secret-pass-123", **extra):
+    username = username or f"user{_n()}"
+    return get_user_model().objects.create_user(username=username, password=password, **extra)
+
+
+def make_admin(username: str | None = None, *, password: str = "secret-pass-123"):
+    username = username or f"admin{_n()}"
+    return get_user_model().objects.create_superuser(username=username, password=password, email="")
+
+
+def make_club(name: str | None = None, *, secretary=None, **extra) -> Club:
+    club = Club.objects.create(name=name or f"Klubb {_n()}", **extra)
+    if secretary is not None:
+        club.secretaries.add(secretary)
+    return club
+
+
+def make_player(name: str | None = None, *, club: Club | None = None, **extra) -> Player:
+    return Player.objects.create(name=name or f"Spelare {_n()}", club=club or make_club(), **extra)
+
+
+def make_team(name: str | None = None, *, club: Club | None = None, captain=None, players=None) -> Team:
+    club = club or make_club()
+    one, two = players or (make_player(club=club), make_player(club=club))
+    return Team.objects.create(
+        name=name or f"Lag {_n()}", club=club, player_one=one, player_two=two, captain=captain
+    )
+
+
+def make_competition(*, organiser: Club | None = None, teams=(), **extra) -> Competition:
+    values = {"name": f"Serie {_n()}", "season": "2026/27"}
+    values.update(extra)
+    competition = Competition.objects.create(organiser=organiser or make_club(), **values)
+    if teams:
+        competition.teams.add(*teams)
+    return competition
+
+
+def make_round(competition: Competition, number: int = 1, **extra) -> Round:
+    return Round.objects.create(competition=competition, number=number, **extra)
+
+
+def make_match(
+    *,
+    competition: Competition | None = None,
+    home: Team | None = None,
+    away: Team | None = None,
+    round_number: int = 1,
+    table: int = 1,
+    **extra,
+) -> Match:
+    home = home or make_team()
+    away = away or make_team()
+    competition = competition or make_competition(organiser=home.club)
+    competition.teams.add(home, away)
+    round_, _ = Round.objects.get_or_create(competition=competition, number=round_number)
+    return Match.objects.create(
+        competition=competition, round=round_, table=table, home_team=home, away_team=away, **extra
+    )
+
+
+def deal(number: int = 1, *, home_cards: int = 0, away_cards: int = 0, out: str | None = None,
+         home_natural: int = 0, home_mixed: int = 0, away_natural: int = 0, away_mixed: int = 0,
+         concealed: bool = False, end: str | None = None, **side_extra) -> DealEntry:
+    """A DealEntry; side_extra keys like home_red3=2, away_penalty=100, home_score_written=885."""
+
+    def side(prefix: str, cards: int, natural: int, mixed: int) -> SideEntry:
+        get = lambda name, default=0: side_extra.get(f"{prefix}_{name}", default)  # noqa: E731
+        return SideEntry(
+            cards=cards, natural=natural, mixed=mixed, red3=get("red3"), penalty=get("penalty"),
+            melded=get("melded", None), written_min=get("min_written", None),
+            written_score=get("score_written", None), written_total=get("total_written", None),
+        )
+
+    return DealEntry(
+        number=number,
+        home=side("home", home_cards, home_natural, home_mixed),
+        away=side("away", away_cards, away_natural, away_mixed),
+        out=out, concealed=concealed, end=end,
+    )
+
+
+def winning_deal(number: int = 1, side: str = "home") -> DealEntry:
+    """A legal deal worth 1 885 to `side` (two natural, one mixed canasta, going out) and −40 to the other."""
+    kwargs = {f"{side}_natural": 2, f"{side}_mixed": 1}
+    other = "away" if side == "home" else "home"
+    return deal(number, out=side, **{f"{side}_cards": 485, f"{other}_cards": -40}, **kwargs)
+
+
+def protocol_setup():
+    """A home club with a secretary, two teams with captains, and a scheduled match."""
+    secretary = make_user("sekreterare")
+    home_club = make_club("Hemmaklubben", secretary=secretary)
+    away_club = make_club("Bortaklubben")
+    home_captain = make_user("hemmakapten")
+    away_captain = make_user("bortakapten")
+    home = make_team("Hemmalaget", club=home_club, captain=home_captain)
+    away = make_team("Bortalaget", club=away_club, captain=away_captain)
+    match = make_match(home=home, away=away, competition=make_competition(organiser=home_club))
+    return {
+        "secretary": secretary,
+        "home_captain": home_captain,
+        "away_captain": away_captain,
+        "home": home,
+        "away": away,
+        "match": match,
+    }

@@ -1,0 +1,80 @@
+import pytest
+from django.core.exceptions import PermissionDenied
+
+from scoring import services
+from scoring.models import AuditEntry, Match
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_match_played_to_5000_is_finished_submitted_and_confirmed():
+    s = f.protocol_setup()
+    match = s["match"]
+    for number in range(1, 4):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+    assert match.status == Match.Status.FINISHED
+    assert match.end == "target"
+    assert (match.home_total, match.away_total) == (5655, -120)
+    assert match.winner == "home" and match.home_points == 1 and match.away_points == 0
+    assert list(match.deals.values_list("home_total", flat=True)) == [1885, 3770, 5655]
+    assert match.deals.get(number=3).home_min_before == 120
+    match = services.match_submit(match=match, user=s["secretary"], expected_version=match.version)
+    assert match.status == Match.Status.SUBMITTED
+    with pytest.raises(PermissionDenied):
+        services.match_confirm(match=match, user=s["home_captain"], expected_version=match.version)
+    match.refresh_from_db()
+    match = services.match_confirm(match=match, user=s["away_captain"], expected_version=match.version)
+    assert match.status == Match.Status.CONFIRMED
+    assert AuditEntry.objects.filter(match=match).count() == 5
+
+
+def test_a_deal_with_errors_is_refused_and_nothing_is_written():
+    s = f.protocol_setup()
+    match = s["match"]
+    bad = f.deal(1, home_cards=287, away_cards=0)
+    with pytest.raises(services.DealProblemsError) as excinfo:
+        services.deals_record(match=match, user=s["secretary"], entry=bad, expected_version=match.version)
+    assert [p.code for _, p in excinfo.value.problems] == ["not-multiple-of-5"]
+    match.refresh_from_db()
+    assert match.deal_count == 0 and match.deals.count() == 0 and match.version == 1
+
+
+def test_a_stale_version_is_refused():
+    s = f.protocol_setup()
+    match = s["match"]
+    services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    with pytest.raises(services.StaleMatchError):
+        services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(2), expected_version=1)
+    assert match.deals.count() == 1
+
+
+def test_a_correction_recomputes_later_totals_and_is_logged():
+    s = f.protocol_setup()
+    match = s["match"]
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1), expected_version=match.version)
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(2, "away"), expected_version=match.version)
+    match = services.deal_correct(match=match, user=s["secretary"], number=1, entry=f.deal(1, home_cards=100, away_cards=50, end="stock"),
+                                  reason="skrivfel", expected_version=match.version)
+    assert list(match.deals.values_list("home_total", "away_total")) == [(100, 50), (60, 1935)]
+    entry = AuditEntry.objects.get(action="deal_correct")
+    assert entry.reason == "skrivfel" and entry.before["deal"]["home_cards"] == 485
+
+
+def test_a_forfeit_scores_the_award_and_only_the_home_secretary_enters():
+    s = f.protocol_setup()
+    match = s["match"]
+    with pytest.raises(PermissionDenied):
+        services.match_forfeit(match=match, user=s["away_captain"], winner="away", expected_version=match.version)
+    match.refresh_from_db()
+    match = services.match_forfeit(match=match, user=s["secretary"], winner="away", expected_version=match.version)
+    assert (match.home_points, match.away_points) == (0, 1)
+    assert (match.away_for, match.away_against, match.home_for) == (5000, 2500, 2500)
+
+
+def test_the_clock_between_deals_ends_a_timed_match():
+    s = f.protocol_setup()
+    match = s["match"]
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1, "away"), expected_version=match.version)
+    match = services.match_declare_clock(match=match, user=s["secretary"], expected_version=match.version)
+    assert match.status == Match.Status.FINISHED and match.end == "clock" and match.winner == "away"
