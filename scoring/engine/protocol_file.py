@@ -222,6 +222,8 @@ def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]
 
 def read_csv(data: bytes | str) -> list[DealEntry]:
     text = _decode(data) if isinstance(data, bytes) else data
+    # A text already decoded by the caller may still begin with the byte order mark.
+    text = text.removeprefix("\ufeff")
     if "\x00" in text:
         raise ProtocolFileError("not-text")
     first_line = text.split("\n", 1)[0]
