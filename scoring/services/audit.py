@@ -11,6 +11,29 @@ from scoring.models import AuditEntry, Deal, Match
 import json
 
 
+class CommandLineActor:
+    """Who acts when a management command changes data: an administrator without an account."""
+
+    is_authenticated = True
+    is_superuser = True
+    is_staff = True
+    is_active = True
+    pk = None
+    id = None
+    username = "command line"
+
+    def __str__(self) -> str:
+        return self.username
+
+
+COMMAND_LINE = CommandLineActor()
+
+
+def person(user):
+    """The user row to store (None for the command line or anonymous)."""
+    return user if getattr(user, "is_authenticated", False) and getattr(user, "pk", None) else None
+
+
 def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
@@ -59,8 +82,8 @@ def audit_log(
 ) -> AuditEntry:
     return AuditEntry.objects.create(
         match=match,
-        user=user if getattr(user, "is_authenticated", False) else None,
-        action=action,
+        user=person(user),
+        action=action if person(user) or user is None else f"{action} (command line)",
         before=_jsonable(before) if before is not None else None,
         after=_jsonable(after) if after is not None else None,
         reason=reason,

@@ -23,7 +23,7 @@ from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay
 from scoring.engine.match import MatchState
 from scoring.models import Deal, Match
 
-from .audit import audit_log, deal_snapshot, match_snapshot
+from .audit import audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
 
 S = Match.Status
@@ -156,7 +156,7 @@ def match_start(*, match: Match, user, expected_version: int | None = None, star
     before = match_snapshot(match)
     match.status = S.IN_PROGRESS
     match.started_at = started_at or timezone.now()
-    match.entered_by = match.entered_by or user
+    match.entered_by = match.entered_by or person(user)
     _snapshot_rules(match)
     match.save()
     audit_log(match=match, user=user, action="match_start", before=before, after=match_snapshot(match))
@@ -187,7 +187,7 @@ def deals_record(
     _write_deals(match, state, replace_from=number)
     if dealt_at is not None:
         Deal.objects.filter(match=match, number=number).update(dealt_at=dealt_at)
-    match.entered_by = match.entered_by or user
+    match.entered_by = match.entered_by or person(user)
     _apply_state(match, state)
     match.save()
     new_deal = match.deals.get(number=number)
@@ -332,7 +332,7 @@ def match_forfeit(
     match.away_for, match.away_against = outcome.away_for, outcome.away_against
     if not match.deal_count:
         match.home_total, match.away_total = outcome.home_for, outcome.away_for
-    match.entered_by = match.entered_by or user
+    match.entered_by = match.entered_by or person(user)
     match.save()
     audit_log(match=match, user=user, action="match_forfeit", before=before, after=match_snapshot(match), reason=reason)
     return match
@@ -411,7 +411,7 @@ def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
         raise MatchStateError(_("Only a finished protocol can be confirmed."))
     before = match_snapshot(match)
     match.status = S.CONFIRMED
-    match.confirmed_by = user
+    match.confirmed_by = person(user)
     match.confirmed_at = timezone.now()
     match.submitted_at = match.submitted_at or match.confirmed_at
     match.save()
@@ -469,7 +469,7 @@ def match_import_deals(
                 for replayed in state.deals
             ]
         )
-    match.entered_by = match.entered_by or user
+    match.entered_by = match.entered_by or person(user)
     if match.status in (S.SCHEDULED, S.POSTPONED) and state.deals:
         match.status = S.IN_PROGRESS
     _apply_state(match, state)
