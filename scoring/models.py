@@ -426,3 +426,30 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class Bye(models.Model):
+    """A team without an opponent in a round (odd number of teams): no match, a note of its own.
+
+    It scores as the competition's points rules say (`PointsRules.bye`: "none" = nothing, not
+    counted as played; "win" = a won match without card points, once its round has a counted
+    result). Written by the schedule services only.
+    """
+
+    round = models.ForeignKey(
+        Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="byes"
+    )
+    team = models.ForeignKey(
+        Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="byes"
+    )
+
+    class Meta:
+        verbose_name = _("bye")
+        verbose_name_plural = _("byes")
+        ordering = ["round", "team__name"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "team"], name="bye_unique_in_round"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.team}"

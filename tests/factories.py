@@ -126,3 +126,49 @@ def protocol_setup():
         "away": away,
         "match": match,
     }
+
+
+# -- standings and schedules (appended) ----------------------------------------------------------
+
+
+def result_fields(competition: Competition, home_total: int, away_total: int, *,
+                  forfeit_winner: str | None = None) -> dict:
+    """The denormalised result fields the services store on a finished match, via the engine."""
+    from decimal import Decimal
+
+    from scoring.engine import forfeit_outcome, played_outcome
+
+    points = competition.points_rules
+    if forfeit_winner:
+        outcome = forfeit_outcome(points, forfeit_winner)
+        end = Match.End.FORFEIT
+    else:
+        outcome = played_outcome(points, home_total, away_total)
+        end = Match.End.TARGET
+    return {
+        "end": end,
+        "winner": outcome.winner,
+        "home_total": outcome.home_for if forfeit_winner else home_total,
+        "away_total": outcome.away_for if forfeit_winner else away_total,
+        "home_points": Decimal(str(outcome.home_points)),
+        "away_points": Decimal(str(outcome.away_points)),
+        "home_for": outcome.home_for,
+        "home_against": outcome.home_against,
+        "away_for": outcome.away_for,
+        "away_against": outcome.away_against,
+    }
+
+
+def make_result(competition: Competition, home: Team, away: Team, home_total: int = 5100,
+                away_total: int = 3000, *, round_number: int = 1, status: str = Match.Status.CONFIRMED,
+                forfeit_winner: str | None = None, table: int = 1, save: bool = True) -> Match:
+    """A match with a stored result (as the services would store it); save=False for bulk_create."""
+    competition.teams.add(home, away)
+    round_, _ = Round.objects.get_or_create(competition=competition, number=round_number)
+    match = Match(
+        competition=competition, round=round_, table=table, home_team=home, away_team=away,
+        status=status, **result_fields(competition, home_total, away_total, forfeit_winner=forfeit_winner),
+    )
+    if save:
+        match.save()
+    return match
