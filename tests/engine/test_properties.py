@@ -1,0 +1,273 @@
+"""Hypothesis properties of the engine (DESIGN.md, "Tests").
+
+Deals are generated LEGAL by construction from card counts: how many natural and mixed canastas each
+side has within what two packs allow, card points as multiples of 5 within the pack's 1180, a side
+that went out holding at least the least value of its canastas, a side that has not melded holding
+no canasta and no positive card points, at most four red threes in all. Such deals must never be
+rejected; matches of them must add up, end exactly where RULES.md says, and survive a trip through
+the CSV format unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.engine import DealEntry, SideEntry, check_deal, get_points_rules, get_rules, replay, score_deal
+from scoring.engine.protocol_file import read_csv, write_csv
+
+PACK = 1180
+RULE_SETS = [
+    get_rules("sv-tavling"),
+    get_rules("internationell-1951"),
+    get_rules("sv-hem"),
+    get_rules("sv-hem", {"canastas_to_go_out": 2}),
+    get_rules("sv-tavling", {"clock_main_minutes": 60, "clock_extra_minutes": 0}),
+]
+SV_SERIE = get_points_rules("sv-serie")
+
+PROPERTY_SETTINGS = settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+MATCH_SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def multiple_of_5(low: int, high: int) -> st.SearchStrategy[int]:
+    """A multiple of 5 in [low, high]; low and high are multiples of 5."""
+    return st.integers(low // 5, high // 5).map(lambda n: n * 5)
+
+
+@st.composite
+def legal_deals(draw, rules, number: int = 1, allow_clock: bool = True) -> DealEntry:
+    ends = ["out", "stock"] + (["clock"] if rules.has_clock and allow_clock else [])
+    end = draw(st.sampled_from(ends))
+    out = draw(st.sampled_from(["home", "away"])) if end == "out" else None
+    concealed = draw(st.booleans()) if out else False
+    # The side that went out is drawn first, so it can take the canastas it needs.
+    first = out or draw(st.sampled_from(["home", "away"]))
+    second = "away" if first == "home" else "home"
+    has_melded = {side: side == out or draw(st.booleans()) for side in (first, second)}
+
+    need = rules.canastas_to_go_out if out else 0
+    natural = {first: 0, second: 0}
+    mixed = {first: 0, second: 0}
+    if has_melded[first]:
+        natural[first] = draw(st.integers(0, 8))
+        mixed_limit = min(11 - natural[first], 12, 2 * (11 - natural[first]))
+        mixed[first] = draw(st.integers(max(0, need - natural[first]), mixed_limit))
+    if has_melded[second]:
+        n_first, m_first = natural[first], mixed[first]
+        natural[second] = draw(st.integers(0, 11 - n_first - (m_first + 1) // 2))
+        mixed_limit = min(
+            11 - natural[second], 12 - m_first, 2 * (11 - n_first - natural[second]) - m_first
+        )
+        mixed[second] = draw(st.integers(0, mixed_limit))
+
+    cards = {}
+    least = 35 * natural[first] + 50 * mixed[first] if out else -PACK
+    cards[first] = draw(multiple_of_5(least, PACK if has_melded[first] else 0))
+    high = min(PACK if has_melded[second] else 0, PACK - cards[first])
+    cards[second] = draw(multiple_of_5(-PACK, high))
+
+    red3 = {first: draw(st.integers(0, 4))}
+    red3[second] = draw(st.integers(0, 4 - red3[first]))
+    penalty = {side: draw(st.one_of(st.just(0), multiple_of_5(0, 500))) for side in (first, second)}
+    # `melded` written or left to the default (which then agrees or is irrelevant).
+    melded = {side: draw(st.sampled_from([None, has_melded[side]])) for side in (first, second)}
+
+    sides = {
+        side: SideEntry(
+            cards=cards[side],
+            natural=natural[side],
+            mixed=mixed[side],
+            red3=red3[side],
+            penalty=penalty[side],
+            melded=melded[side],
+        )
+        for side in ("home", "away")
+    }
+    return DealEntry(
+        number=number,
+        home=sides["home"],
+        away=sides["away"],
+        out=out,
+        concealed=concealed,
+        end=draw(st.sampled_from([end, None])) if end != "clock" else end,
+    )
+
+
+@st.composite
+def rules_and_deal(draw):
+    rules = draw(st.sampled_from(RULE_SETS))
+    return rules, draw(legal_deals(rules))
+
+
+@st.composite
+def rules_and_match(draw, max_deals: int = 14):
+    rules = draw(st.sampled_from(RULE_SETS))
+    count = draw(st.integers(0, max_deals))
+    deals = [draw(legal_deals(rules, number, allow_clock=draw(st.integers(0, 9)) == 0)) for number in range(1, count + 1)]
+    return rules, deals
+
+
+def expected_score(rules, deal: DealEntry, side: str) -> int:
+    """Rule 34 b written out again, independently of the engine."""
+    entry = deal.home if side == "home" else deal.away
+    melded = entry.melded if entry.melded is not None else (
+        entry.natural + entry.mixed > 0 or entry.cards > 0 or deal.out == side
+    )
+    red = 0
+    if rules.red_three and entry.red3:
+        red = rules.red_three_all_four if entry.red3 == 4 else rules.red_three * entry.red3
+        if not melded and rules.red_three_minus_if_not_melded:
+            red = -red
+    bonus = (200 if deal.concealed else 100) if deal.out == side else 0
+    return entry.cards + 500 * entry.natural + 300 * entry.mixed + red + bonus - entry.penalty
+
+
+# -- one deal -----------------------------------------------------------------------------------
+
+
+@PROPERTY_SETTINGS
+@given(rules_and_deal())
+def test_a_legal_deal_is_never_rejected(case):
+    rules, deal = case
+    assert check_deal(rules, deal) == []
+    state = replay(rules, [deal])
+    assert state.errors == 0, state.deals[0].errors
+
+
+@PROPERTY_SETTINGS
+@given(rules_and_deal())
+def test_deal_score_is_rule_34b(case):
+    rules, deal = case
+    score = score_deal(rules, deal)
+    for side in ("home", "away"):
+        side_score = score.side(side)
+        assert side_score.score == expected_score(rules, deal, side)
+        assert side_score.score == (
+            side_score.cards + side_score.canastas + side_score.red_threes + side_score.going_out + side_score.penalties
+        )
+        assert side_score.score % 5 == 0
+
+
+@PROPERTY_SETTINGS
+@given(rules_and_deal())
+def test_writing_the_right_score_stays_clean_and_a_wrong_one_is_caught(case):
+    rules, deal = case
+    score = score_deal(rules, deal)
+    right = replace(deal, home=replace(deal.home, written_score=score.home.score))
+    assert check_deal(rules, right) == []
+    wrong = replace(deal, away=replace(deal.away, written_score=score.away.score + 5))
+    assert [(p.code, p.side, p.field) for p in check_deal(rules, wrong)] == [("score-mismatch", "away", "away_score")]
+
+
+# -- a match ------------------------------------------------------------------------------------
+
+
+@MATCH_SETTINGS
+@given(rules_and_match())
+def test_totals_are_sums_and_the_match_ends_at_the_first_deal_reaching_the_target(case):
+    rules, deals = case
+    state = replay(rules, deals, points=SV_SERIE)
+
+    home = away = 0
+    end_index = None
+    for index, (deal, replayed) in enumerate(zip(deals, state.deals)):
+        assert (replayed.home_min_before, replayed.away_min_before) == (
+            rules.opening_minimum(home),
+            rules.opening_minimum(away),
+        )
+        home += replayed.score.home.score
+        away += replayed.score.away.score
+        assert (replayed.home_total, replayed.away_total) == (home, away)
+        if end_index is None:
+            # Never before: every deal before the end leaves both sides under the target and
+            # did not end by the clock.
+            if home >= rules.target or away >= rules.target or deal.effective_end == "clock":
+                end_index = index
+            else:
+                assert not [p for p in replayed.errors if p.code == "after-match-end"]
+
+    if end_index is None:
+        assert not state.finished
+        assert (state.end, state.end_deal, state.winner, state.outcome) == (None, None, None, None)
+        assert (state.home_total, state.away_total) == (home, away)
+    else:
+        end_deal = state.deals[end_index]
+        assert state.finished
+        assert state.end_deal == end_index + 1
+        reached = end_deal.home_total >= rules.target or end_deal.away_total >= rules.target
+        assert state.end == ("target" if reached else "clock")
+        assert (state.home_total, state.away_total) == (end_deal.home_total, end_deal.away_total)
+        assert state.home_total == sum(d.score.home.score for d in state.deals[: end_index + 1])
+        if state.home_total > state.away_total:
+            assert state.winner == "home"
+        elif state.home_total < state.away_total:
+            assert state.winner == "away"
+        else:
+            assert state.winner == "draw"
+        assert state.outcome is not None and state.outcome.winner == state.winner
+
+    # Legal deals carry no error but after-match-end, and that only after the end.
+    for index, replayed in enumerate(state.deals):
+        codes = [p.code for p in replayed.errors]
+        if end_index is not None and index > end_index:
+            assert codes == ["after-match-end"]
+        else:
+            assert codes == []
+    assert state.errors == sum(len(d.errors) for d in state.deals)
+    assert state.warnings == sum(len(d.warnings) for d in state.deals)
+
+
+@MATCH_SETTINGS
+@given(rules_and_match(), st.booleans())
+def test_clock_expired_ends_a_timed_match_as_it_stands(case, expired):
+    rules, deals = case
+    state = replay(rules, deals, clock_expired=expired)
+    plain = replay(rules, deals)
+    if plain.finished or not expired or not rules.has_clock:
+        assert (state.finished, state.end, state.end_deal) == (plain.finished, plain.end, plain.end_deal)
+    else:
+        assert state.finished and state.end == "clock"
+        assert state.end_deal == (deals[-1].number if deals else None)
+        assert (state.home_total, state.away_total) == (plain.home_total, plain.away_total)
+
+
+def problem_summary(state):
+    return [
+        (
+            replayed.number,
+            replayed.score,
+            replayed.home_total,
+            replayed.away_total,
+            replayed.home_min_before,
+            replayed.away_min_before,
+            [(p.code, p.side, p.field) for p in replayed.errors],
+            [(p.code, p.side, p.field) for p in replayed.warnings],
+        )
+        for replayed in state.deals
+    ], (state.home_total, state.away_total, state.finished, state.end, state.end_deal, state.winner, state.errors, state.warnings)
+
+
+@MATCH_SETTINGS
+@given(rules_and_match())
+def test_csv_round_trip_changes_nothing(case):
+    rules, deals = case
+    state = replay(rules, deals)
+    read_back = read_csv(write_csv(state))
+    again = replay(rules, read_back)
+    assert problem_summary(again) == problem_summary(state)
+    for before, after in zip(deals, read_back):
+        assert (before.number, before.out, before.concealed, before.effective_end) == (
+            after.number,
+            after.out,
+            after.concealed,
+            after.effective_end,
+        )
+        for side in ("home", "away"):
+            b, a = before.side(side), after.side(side)
+            assert (b.cards, b.natural, b.mixed, b.red3, b.penalty) == (a.cards, a.natural, a.mixed, a.red3, a.penalty)
+            assert before.melded(side) == after.melded(side)
