@@ -41,9 +41,14 @@ _INT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "min", "score", "
 _YES = {"yes", "ja", "y", "j", "true", "1", "x"}
 _NO = {"no", "nej", "n", "false", "0"}
 # A number beyond this is not a card game's: refuse it as unreadable rather than compute with it.
-_LARGEST_NUMBER = 10**7
+# It also keeps a thousand deals' running total inside a 32-bit database integer.
+_LARGEST_NUMBER = 10**6
 # A protocol has tens of deals; a file far beyond that is not a protocol.
 MAX_ROWS = 1000
+# Blank rows are skipped, but not without end: a sheet of a million empty rows is not a protocol.
+MAX_LINES = 10 * MAX_ROWS
+# A protocol of a thousand deals is about 100 kB; an upload beyond this is refused unread.
+MAX_FILE_BYTES = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,10 @@ def _parse_choice(raw: Any, line: int, column: str, choices: Sequence[str]) -> s
 
 
 def _check_header(header: Sequence[Any]) -> list[str]:
+    header = list(header)
+    # Spreadsheets pad rows with empty cells up to the sheet's used width: ignore those at the end.
+    while header and (header[-1] is None or not str(header[-1]).strip()):
+        header.pop()
     if not header or all(cell is None or not str(cell).strip() for cell in header):
         raise ProtocolFileError("no-header", 1)
     names: list[str] = []
@@ -200,6 +209,8 @@ def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]
     names = _check_header(header)
     deals: list[DealEntry] = []
     for line, row in iterator:
+        if line > MAX_LINES:
+            raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
         cells = list(row)
         if all(cell is None or (isinstance(cell, str) and not cell.strip()) for cell in cells):
             continue
@@ -241,8 +252,35 @@ def read_csv(data: bytes | str) -> list[DealEntry]:
     return _rows_to_deals(rows())
 
 
+def _sheet_rows(values_sheet: Any, formulas_sheet: Any) -> Iterable[tuple[int, Sequence[Any]]]:
+    """Rows of cell values; a formula without a saved value is passed on as its text, so it is
+    refused like a formula in a CSV file instead of being read as an empty cell."""
+    values_rows = values_sheet.iter_rows(values_only=True)
+    formula_rows = formulas_sheet.iter_rows(values_only=True)
+    line = 0
+    while True:
+        try:
+            # openpyxl parses the sheet lazily: a malformed part shows up only here.
+            values = next(values_rows, None)
+            formulas = next(formula_rows, None)
+        except Exception:
+            raise ProtocolFileError("not-xlsx") from None
+        if values is None:
+            return
+        line += 1
+        cells = list(values)
+        for index, cell in enumerate(cells):
+            if cell is None and formulas is not None and index < len(formulas):
+                formula = formulas[index]
+                text = getattr(formula, "text", formula)  # array formulas are objects
+                if isinstance(text, str) and text.startswith("="):
+                    cells[index] = text
+        yield line, cells
+
+
 def read_xlsx(data: bytes) -> list[DealEntry]:
-    """The same columns in the first sheet of an xlsx workbook (cell values, never formulas)."""
+    """The same columns in the first sheet of an xlsx workbook: cell values as last saved; a
+    formula without a saved value is refused."""
     import zipfile
 
     from openpyxl import load_workbook
@@ -254,23 +292,27 @@ def read_xlsx(data: bytes) -> list[DealEntry]:
         if unpacked > 50 * 1024 * 1024:
             raise ProtocolFileError("too-large")
         workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+        formulas = load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        sheets = (workbook.worksheets[0], formulas.worksheets[0])
+        for sheet in sheets:
+            # The stored dimension may claim 16 384 columns by a million rows; read the cells
+            # that are there instead of padding every row to it.
+            sheet.reset_dimensions()
     except ProtocolFileError:
         raise
     except Exception:  # openpyxl raises many kinds; all mean "not a readable workbook"
         raise ProtocolFileError("not-xlsx") from None
     try:
-        sheet = workbook.worksheets[0]
-        rows = (
-            (line, row)
-            for line, row in enumerate(sheet.iter_rows(values_only=True), start=1)
-        )
-        return _rows_to_deals(rows)
+        return _rows_to_deals(_sheet_rows(*sheets))
     finally:
         workbook.close()
+        formulas.close()
 
 
 def read_protocol(data: bytes, filename: str = "") -> list[DealEntry]:
     """Read a CSV or xlsx protocol, by the file's name or, failing that, its first bytes."""
+    if len(data) > MAX_FILE_BYTES:
+        raise ProtocolFileError("too-large")
     if filename.lower().endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
         return read_xlsx(data)
     return read_csv(data)
