@@ -1,0 +1,80 @@
+# Canasta scoring: `make run` starts the site on http://127.0.0.1:8000, `make test` runs the tests,
+# `make bench` the benchmarks. Each installs what it needs first (Debian packages, a virtualenv).
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PYTEST_ARGS ?=
+
+# WeasyPrint (PDF) needs Pango, HarfBuzz's subsetter and a font with å, ä, ö; gettext compiles
+# translations.
+SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
+# The tests also read PDFs back (poppler), drive a real browser (chromium) and open exported
+# spreadsheets in a real spreadsheet program (LibreOffice Calc).
+SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 libreoffice-calc-nogui
+
+.PHONY: help run test bench system-deps system-deps-test venv venv-dev messages
+
+help:
+	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
+	@echo "make test    run the test suite"
+	@echo "make bench   run the benchmarks in tests/perf (one JSON line per figure)"
+	@echo "make messages  update locale/sv/LC_MESSAGES/django.po and compile django.mo"
+
+# Install missing Debian packages when root; otherwise say what is missing and stop.
+define ensure_debian_packages
+	@missing=""; \
+	for pkg in $(1); do \
+		dpkg-query -W -f='$${Status}' "$$pkg" 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$pkg"; \
+	done; \
+	if [ -z "$$missing" ]; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then \
+		echo "Installing Debian packages:$$missing"; \
+		apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $$missing; \
+	else \
+		echo "Missing Debian packages:$$missing" >&2; \
+		echo "Install them with: sudo apt-get install --no-install-recommends$$missing" >&2; \
+		exit 1; \
+	fi
+endef
+
+system-deps:
+	$(call ensure_debian_packages,$(SYSTEM_PACKAGES))
+
+system-deps-test:
+	$(call ensure_debian_packages,$(SYSTEM_PACKAGES_TEST))
+
+$(VENV)/.installed: requirements.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
+	$(PY) -m pip install --quiet -r requirements-dev.txt
+	touch $@
+
+venv: $(VENV)/.installed
+venv-dev: $(VENV)/.installed-dev
+
+# The demo command, once it exists, fills the database with example data; it must be safe to run
+# again. Its absence is fine, its failure is not.
+run: system-deps venv
+	$(PY) manage.py migrate --noinput
+	@if $(PY) manage.py help --commands | grep -qx demo; then $(PY) manage.py demo; fi
+	$(PY) manage.py runserver 127.0.0.1:8000
+
+test: system-deps-test venv-dev
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+# pytest's exit code 5 means "no tests collected": no benchmarks yet is not an error.
+bench: system-deps venv-dev
+	@$(PY) -m pytest tests/perf -s -q -p no:cacheprovider -o addopts="" $(PYTEST_ARGS); \
+	status=$$?; \
+	if [ $$status -eq 5 ]; then echo "No benchmarks in tests/perf yet."; exit 0; fi; \
+	exit $$status
+
+# After adding or changing user-visible text: update the Swedish catalogue, translate the new
+# entries (msgstr), then run this again to compile django.mo. Commit both files.
+messages: system-deps venv
+	$(PY) manage.py makemessages --locale sv --add-location file --no-obsolete --ignore '$(VENV)/*' --ignore 'staticfiles/*'
+	$(PY) manage.py compilemessages --locale sv --ignore '$(VENV)'

@@ -1,0 +1,261 @@
+"""Settings of the Canasta club site: one module, driven by environment variables.
+
+Local development needs no variables at all (debug on, SQLite file in var/). Production sets
+DJANGO_DEBUG=0 and then must set DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; the README lists every
+variable. Values are read here once, at import; nothing else in the code base reads os.environ.
+"""
+
+import os
+import re
+import warnings
+from pathlib import Path
+
+import dj_database_url
+from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_bool(name: str, default: bool) -> bool:
+    """Read a yes/no variable; refuse anything unclear rather than guess."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(f"{name} must be 1 or 0 (got {raw!r}).")
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    """Read a list separated by commas and/or spaces."""
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default)
+    return [item for item in re.split(r"[\s,]+", raw) if item]
+
+
+def env_int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number (got {raw!r}).") from None
+
+
+# --- Core -----------------------------------------------------------------------------------------
+
+DEBUG = env_bool("DJANGO_DEBUG", True)
+
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off "
+            "(50 or more random characters)."
+        )
+    # Only ever used with debug on, on a developer's machine.
+    SECRET_KEY = "django-insecure-local-development-only-never-use-in-production"
+
+ALLOWED_HOSTS = env_list(
+    "DJANGO_ALLOWED_HOSTS",
+    ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
+)
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    # Before staticfiles, so runserver serves static files the way production does.
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_tables2",
+    "axes",
+    "scoring",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Axes wants to be last: it turns a locked-out login into its lockout page.
+    "axes.middleware.AxesMiddleware",
+]
+
+ROOT_URLCONF = "canastaclub.urls"
+WSGI_APPLICATION = "canastaclub.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------------------------------
+# SQLite file by default; DATABASE_URL=postgres://user@host:5432/name for PostgreSQL.
+
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.config(conn_health_checks=True)}
+else:
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    DATABASES = {"default": dj_database_url.parse(f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}")}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Authentication -------------------------------------------------------------------------------
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "scoring:home"
+LOGOUT_REDIRECT_URL = "scoring:home"
+
+# Brute-force protection. Lock out a username from one address, not the whole address: a club's
+# secretaries often share one network in the playing hall.
+AXES_FAILURE_LIMIT = 5
+AXES_COOLOFF_TIME = 1  # hours; registration/locked_out.html says "an hour"
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# --- Languages and time ---------------------------------------------------------------------------
+# msgids are English; Swedish is the default language of the site.
+
+LANGUAGE_CODE = "sv"
+LANGUAGES = [
+    ("sv", _("Swedish")),
+    ("en", _("English")),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "Europe/Stockholm"
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------------------------------
+# WhiteNoise serves them in every setting; with finders on, tests and runserver need no
+# collectstatic. Production runs collectstatic and gets hashed, compressed files.
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+WHITENOISE_USE_FINDERS = True
+# Before the first collectstatic, STATIC_ROOT does not exist; with finders on that is expected.
+warnings.filterwarnings("ignore", message=r"No directory at: .*staticfiles", category=UserWarning)
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        ),
+    },
+}
+
+# --- Security -------------------------------------------------------------------------------------
+
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"  # embeddable pages opt out per view (xframe_options_exempt)
+
+if not DEBUG:
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    # A load balancer's health check may come over plain HTTP.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+
+# Content Security Policy (django-csp 4): no inline scripts or styles anywhere, so templates use
+# static files only (htmx is configured through a <meta> tag for that reason). frame-ancestors is
+# left out unless configured: X-Frame-Options already denies framing, and the embeddable pages
+# lift that per view.
+_csp_directives = {
+    "default-src": [SELF],
+    "img-src": [SELF, "data:"],
+    "style-src": [SELF],
+    "script-src": [SELF],
+    "object-src": [NONE],
+    "base-uri": [SELF],
+    "form-action": [SELF],
+}
+_frame_ancestors = env_list("DJANGO_CSP_FRAME_ANCESTORS", [])
+if _frame_ancestors:
+    _csp_directives["frame-ancestors"] = _frame_ancestors
+CONTENT_SECURITY_POLICY = {"DIRECTIVES": _csp_directives}
+
+# --- Logging: one console handler, for the process manager to collect -----------------------------
+# On stderr, not stdout: stdout belongs to management commands whose output is data
+# (`manage.py protocol check --json`), and gunicorn's own log goes to stderr too.
+
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "plain",
+        },
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        # Its start-up banner would otherwise greet every management command.
+        "axes.apps": {"level": "WARNING"},
+    },
+}
+
+# --- Tables ---------------------------------------------------------------------------------------
+
+DJANGO_TABLES2_TEMPLATE = "django_tables2/canasta.html"
+

@@ -1,0 +1,1 @@
+"""The scoring app: Canasta clubs, competitions, matches and their protocols (deal by deal)."""

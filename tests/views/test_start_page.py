@@ -1,0 +1,84 @@
+"""The start page, the language switch, the health check and the login page."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+
+def test_start_page_is_swedish_by_default(client):
+    response = client.get(reverse("scoring:home"))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert '<html lang="sv">' in content
+    assert "Canastaklubben" in content
+    assert "giv för giv" in content
+
+
+def test_start_page_in_english_after_switching_language(client):
+    response = client.post(
+        reverse("set_language"), {"language": "en", "next": reverse("scoring:home")}
+    )
+    assert response.status_code == 302
+    assert response["Location"] == reverse("scoring:home")
+
+    response = client.get(reverse("scoring:home"))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert '<html lang="en">' in content
+    assert "deal by deal" in content
+    assert "giv för giv" not in content
+
+
+def test_start_page_sends_a_content_security_policy(client):
+    response = client.get(reverse("scoring:home"))
+
+    policy = response["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "script-src 'self'" in policy
+    assert "unsafe-inline" not in policy
+
+
+def test_healthz_answers_ok(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.content == b"ok"
+    assert response["Content-Type"].startswith("text/plain")
+
+
+def test_login_page(client):
+    response = client.get(reverse("login"))
+
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert 'name="username"' in content
+    assert 'name="password"' in content
+    assert "Logga in" in content
+
+
+def test_logged_in_user_sees_a_logout_form(client, django_user_model):
+    user = django_user_model.objects.create_user(username="sekreterare", password="hemligt-123")
+    client.force_login(user)
+
+    content = client.get(reverse("scoring:home")).content.decode()
+
+    assert f'action="{reverse("logout")}" method="post"' in content
+    assert "sekreterare" in content
+
+
+def test_login_is_paused_after_five_wrong_passwords(client, django_user_model):
+    django_user_model.objects.create_user(username="sekreterare", password="hemligt-123")
+    wrong = {"username": "sekreterare", "password": "fel"}
+
+    for _ in range(4):
+        assert client.post(reverse("login"), wrong).status_code == 200
+    response = client.post(reverse("login"), wrong)
+
+    assert response.status_code == 429
+    assert "Inloggningen är pausad" in response.content.decode()
+    # Even the right password is refused until the pause is over.
+    right = {"username": "sekreterare", "password": "hemligt-123"}
+    assert client.post(reverse("login"), right).status_code == 429
