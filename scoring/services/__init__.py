@@ -36,3 +36,20 @@ __all__ = [
     "match_submit",
     "match_void",
 ]
+
+# schedules (issue 4): league series by Berger tables, Monrad rounds, fixture list import
+from .schedules import (  # noqa: E402
+    FixtureImportError,
+    ScheduleError,
+    fixtures_import,
+    schedule_generate_league,
+    schedule_pair_next_round,
+)
+
+__all__ += [
+    "FixtureImportError",
+    "ScheduleError",
+    "fixtures_import",
+    "schedule_generate_league",
+    "schedule_pair_next_round",
+]
