@@ -196,6 +196,11 @@ STORAGES = {
 
 # --- Security -------------------------------------------------------------------------------------
 
+# Uploads: a protocol file is at most 1 MB (scoring.engine.protocol_file.MAX_FILE_BYTES, checked
+# by the import view and the reader); no form posts more than that either.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"  # embeddable pages opt out per view (xframe_options_exempt)
