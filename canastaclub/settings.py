@@ -132,6 +132,8 @@ else:
     DATABASES = {"default": dj_database_url.parse(f"sqlite:///{BASE_DIR / 'var' / 'db.sqlite3'}")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# dumpdata/loaddata JSON with times to the microsecond (JSON backups restore exactly).
+SERIALIZATION_MODULES = {"json": "scoring.json_serializer"}
 
 # --- Authentication -------------------------------------------------------------------------------
 
@@ -177,7 +179,8 @@ USE_TZ = True
 # collectstatic. Production runs collectstatic and gets hashed, compressed files.
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+# Where collectstatic writes (a directory the server user can write to in production).
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_USE_FINDERS = True
 # Before the first collectstatic, STATIC_ROOT does not exist; with finders on that is expected.
