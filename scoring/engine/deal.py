@@ -118,7 +118,9 @@ class DealScore:
 def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
     entry = deal.home if side == HOME else deal.away
     canastas = rules.natural_canasta * entry.natural + rules.mixed_canasta * entry.mixed
-    red_threes = rules.red_three_points(entry.red3, deal.melded(side))
+    # Whether the side melded matters only for red threes that count (and is the costlier part).
+    red3 = entry.red3
+    red_threes = rules.red_three_points(red3, deal.melded(side)) if red3 > 0 and rules.red_three else 0
     if deal.out == side:
         going_out = rules.concealed_going_out if deal.concealed else rules.going_out
     else:
@@ -132,10 +134,73 @@ def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
     return DealScore(score_side(rules, deal, HOME), score_side(rules, deal, AWAY))
 
 
+def _passes_every_check(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
+    """True when `check_deal` finds nothing: the same checks as plain comparisons, no Problem built.
+
+    Nearly every deal of a real protocol is clean, so this is the path a replay takes; a deal that
+    fails any comparison goes through the full checks below, which name each problem. The two must
+    agree (the engine's tests check legal deals, every trigger and its near miss).
+    """
+    home, away = deal.home, deal.away
+    home_cards, away_cards = home.cards, away.cards
+    home_natural, home_mixed, away_natural, away_mixed = home.natural, home.mixed, away.natural, away.mixed
+    home_red3, away_red3 = home.red3, away.red3
+    if home_cards % 5 or away_cards % 5 or home.penalty % 5 or away.penalty % 5:
+        return False
+    if (
+        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home.penalty < 0
+        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away.penalty < 0
+    ):  # fmt: skip
+        return False
+    out = deal.out
+    end = deal.end or (END_OUT if out else END_STOCK)
+    if end == END_OUT:
+        if out != HOME and out != AWAY:
+            return False
+    elif (end != END_STOCK and end != END_CLOCK) or out is not None:
+        return False
+    if out is None:
+        if deal.concealed:
+            return False
+    else:
+        natural, mixed, cards = (
+            (home_natural, home_mixed, home_cards) if out == HOME else (away_natural, away_mixed, away_cards)
+        )
+        if natural + mixed < rules.canastas_to_go_out:
+            return False
+        if cards < LEAST_NATURAL_CANASTA_VALUE * natural + LEAST_MIXED_CANASTA_VALUE * mixed:
+            return False
+    if home.melded is False and (home_natural + home_mixed > 0 or home_cards > 0 or out == HOME):
+        return False
+    if away.melded is False and (away_natural + away_mixed > 0 or away_cards > 0 or out == AWAY):
+        return False
+    # Counts are not negative here, so one side above 4 is also both sides above 4.
+    if home_red3 + away_red3 > 4:
+        return False
+    if home_natural + home_mixed > CANASTA_RANKS or away_natural + away_mixed > CANASTA_RANKS:
+        return False
+    mixed_canastas = home_mixed + away_mixed
+    if home_natural + away_natural + (mixed_canastas + 1) // 2 > CANASTA_RANKS or mixed_canastas > WILD_CARDS:
+        return False
+    if not (-PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS):
+        return False
+    if home_cards + away_cards > PACK_CARD_POINTS:
+        return False
+    if home.written_score is not None and home.written_score != score.home.score:
+        return False
+    if away.written_score is not None and away.written_score != score.away.score:
+        return False
+    if end == END_CLOCK and not rules.has_clock:
+        return False
+    return True
+
+
 def check_deal(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The problems found in the deal alone, in a stable order (by check, then home before away)."""
     if score is None:
         score = score_deal(rules, deal)
+    if _passes_every_check(rules, deal, score):
+        return []
     problems: list[Problem] = []
     add = problems.append
     home, away = deal.home, deal.away
@@ -272,6 +337,8 @@ def check_deal(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) 
 
 def deal_warnings(score: DealScore) -> list[Problem]:
     """Warnings that need the deal alone: an unusually high deal score."""
+    if score.home.score <= HIGH_DEAL_SCORE and score.away.score <= HIGH_DEAL_SCORE:
+        return []
     warnings = []
     for side, side_score in ((HOME, score.home), (AWAY, score.away)):
         if side_score.score > HIGH_DEAL_SCORE:

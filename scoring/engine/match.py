@@ -157,6 +157,8 @@ def replay(
     warning_count = 0
     main_minutes = rules.clock_main_minutes
     opening_minimum = rules.opening_minimum
+    target = rules.target
+    has_clock = rules.has_clock
     previous_minute: float | None = None
 
     for index, deal in enumerate(deals):
@@ -248,9 +250,9 @@ def replay(
         )
 
         if end is None:
-            if home_total >= rules.target or away_total >= rules.target:
+            if home_total >= target or away_total >= target:
                 end = END_TARGET
-            elif deal.effective_end == END_CLOCK and rules.has_clock:
+            elif has_clock and deal.effective_end == END_CLOCK:
                 end = MATCH_END_CLOCK
             if end is not None:
                 end_deal = deal.number
@@ -258,7 +260,7 @@ def replay(
 
     if end is None:
         end_totals = (home_total, away_total)
-        if clock_expired and rules.has_clock:
+        if clock_expired and has_clock:
             # The final signal came between deals: the match ends as it stands.
             end = MATCH_END_CLOCK
             end_deal = replayed[-1].number if replayed else None
