@@ -18,7 +18,7 @@ help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
 	@echo "make test    run the test suite"
 	@echo "make bench   run the benchmarks in tests/perf (one JSON line per figure)"
-	@echo "make messages  update locale/sv/LC_MESSAGES/django.po and compile django.mo"
+	@echo "make messages  merge locale/sv/parts/*.po into django.po and compile django.mo"
 
 # Install missing Debian packages when root; otherwise say what is missing and stop.
 define ensure_debian_packages
@@ -73,8 +73,8 @@ bench: system-deps venv-dev
 	if [ $$status -eq 5 ]; then echo "No benchmarks in tests/perf yet."; exit 0; fi; \
 	exit $$status
 
-# After adding or changing user-visible text: update the Swedish catalogue, translate the new
-# entries (msgstr), then run this again to compile django.mo. Commit both files.
-messages: system-deps venv
-	$(PY) manage.py makemessages --locale sv --add-location file --no-obsolete --ignore '$(VENV)/*' --ignore 'staticfiles/*'
-	$(PY) manage.py compilemessages --locale sv --ignore '$(VENV)'
+# Swedish texts live in one part per area (locale/sv/parts/*.po) so that several people can
+# translate at once; this merges them into django.po and compiles django.mo. Commit all three.
+messages:
+	msgcat --use-first -o locale/sv/LC_MESSAGES/django.po locale/sv/parts/*.po
+	msgfmt --check-format -o locale/sv/LC_MESSAGES/django.mo locale/sv/LC_MESSAGES/django.po

@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "scoring.middleware.SwedishFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -260,10 +261,29 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         # Its start-up banner would otherwise greet every management command.
         "axes.apps": {"level": "WARNING"},
+        # WeasyPrint reports every step of every PDF, and fontTools every font it subsets.
+        "weasyprint": {"level": "WARNING"},
+        "fontTools": {"level": "WARNING"},
     },
+}
+
+# --- Cache ----------------------------------------------------------------------------------------
+# Standings and public pages are cached (scoring/cache.py) under a stamp read from the database, so a
+# new result shows at once even though each process has its own memory cache.
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "canasta",
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    }
 }
 
 # --- Tables ---------------------------------------------------------------------------------------
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/canasta.html"
 
+# --- Documents (PDF and Excel exports) ------------------------------------------------------------
+# The site's public address, printed on PDF protocols as a link and a QR code to the online record.
+
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")

@@ -16,6 +16,12 @@ def test_start_page_is_swedish_by_default(client):
     assert "giv för giv" in content
 
 
+def test_swedish_first_whatever_the_browser_prefers(client):
+    response = client.get(reverse("scoring:home"), HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+
+    assert '<html lang="sv">' in response.content.decode()
+
+
 def test_start_page_in_english_after_switching_language(client):
     response = client.post(
         reverse("set_language"), {"language": "en", "next": reverse("scoring:home")}
