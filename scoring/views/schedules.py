@@ -1,0 +1,159 @@
+"""Schedule tools for a competition's organiser: generate a league schedule (Berger tables), pair
+the next round of a tournament (Monrad), import a fixture list (CSV).
+
+Reached from the competition's manage page (templates/scoring/manage/_schedule_tools.html). Anonymous
+users go to the login page; a signed-in user who may not manage the competition gets 403. The
+services (scoring.services.schedules) check the right again and write; a refusal is shown above the
+form with what was typed kept (409 when the competition's state forbids it, e.g. matches played).
+"""
+
+from __future__ import annotations
+
+import random
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _, gettext_lazy, ngettext
+from django.views import View
+
+from scoring import permissions
+from scoring.forms.schedules import FixtureImportForm, LeagueScheduleForm, PairRoundForm
+from scoring.models import Competition
+from scoring.services.schedules import (
+    FixtureImportError,
+    ScheduleError,
+    competition_has_play,
+    fixtures_import,
+    schedule_generate_league,
+    schedule_pair_next_round,
+)
+
+CONFLICT = 409
+
+
+class CompetitionScheduleView(LoginRequiredMixin, View):
+    """A form page about one competition's schedule; `act(form)` calls the service."""
+
+    template_name = "scoring/schedules/form.html"
+    form_class = None
+    title = ""
+    intro = ""  # which explanation the template shows: "generate", "pair" or "import"
+    submit_label = gettext_lazy("Save")
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.competition = get_object_or_404(Competition.objects.select_related("organiser"), pk=kwargs["pk"])
+        if not permissions.can_manage_competition(request.user, self.competition):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def back_url(self) -> str:
+        return reverse("scoring:manage-competition", args=[self.competition.pk])
+
+    def page(self, form, *, error=None, problems=(), status=200):
+        competition = self.competition
+        context = {
+            "competition": competition,
+            "form": form,
+            "title": self.title,
+            "intro": self.intro,
+            "submit_label": self.submit_label,
+            "error": error,
+            "problems": problems,
+            "back_url": self.back_url(),
+            "match_count": competition.matches.count(),
+            "has_play": competition_has_play(competition),
+            "team_count": competition.teams.count(),
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        return self.page(self.form_class())
+
+    def post(self, request, pk):
+        form = self.form_class(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.page(form, error=_("Nothing was saved: correct the marked fields."))
+        try:
+            message = self.act(form)
+        except FixtureImportError as refusal:
+            return self.page(form, error=refusal.message, problems=refusal.problems)
+        except ScheduleError as refusal:
+            return self.page(form, error=refusal.message, status=CONFLICT)
+        messages.success(request, message)
+        return HttpResponseRedirect(self.back_url())
+
+    def act(self, form) -> str:
+        raise NotImplementedError
+
+
+class ScheduleGenerateView(CompetitionScheduleView):
+    form_class = LeagueScheduleForm
+    title = gettext_lazy("Generate the league schedule")
+    intro = "generate"
+    submit_label = gettext_lazy("Generate the schedule")
+
+    def act(self, form) -> str:
+        data = form.cleaned_data
+        rounds = schedule_generate_league(
+            competition=self.competition,
+            user=self.request.user,
+            start_date=data["start_date"],
+            interval_days=data["interval_days"],
+            double=data["series"] == LeagueScheduleForm.DOUBLE,
+            start_time=data["start_time"],
+            seed=random.SystemRandom().randrange(1 << 30) if data["draw"] else None,
+        )
+        matches = self.competition.matches.count()
+        return ngettext(
+            "The schedule is ready: %(rounds)s round with %(matches)s matches.",
+            "The schedule is ready: %(rounds)s rounds with %(matches)s matches.",
+            len(rounds),
+        ) % {"rounds": len(rounds), "matches": matches}
+
+
+class SchedulePairRoundView(CompetitionScheduleView):
+    form_class = PairRoundForm
+    title = gettext_lazy("Pair the next round")
+    intro = "pair"
+    submit_label = gettext_lazy("Pair the round")
+
+    def act(self, form) -> str:
+        first = not self.competition.rounds.exists()
+        round_ = schedule_pair_next_round(
+            competition=self.competition,
+            user=self.request.user,
+            on=form.cleaned_data["date"],
+            start_time=form.cleaned_data["start_time"],
+            seed=random.SystemRandom().randrange(1 << 30) if first else None,
+        )
+        message = _("Round %(number)s is paired.") % {"number": round_.number}
+        bye = round_.byes.select_related("team").first()
+        if bye is not None:
+            message += " " + _("%(team)s has a bye.") % {"team": bye.team}
+        if getattr(round_, "rematches", 0):
+            message += " " + _("No pairing without a rematch was possible; some teams meet again.")
+        return message
+
+
+class FixturesImportView(CompetitionScheduleView):
+    form_class = FixtureImportForm
+    title = gettext_lazy("Import a fixture list")
+    intro = "import"
+    submit_label = gettext_lazy("Import")
+
+    def act(self, form) -> str:
+        rounds = fixtures_import(
+            competition=self.competition, user=self.request.user, data=form.cleaned_data["file"].read()
+        )
+        matches = self.competition.matches.count()
+        return ngettext(
+            "The fixture list is imported: %(rounds)s round with %(matches)s matches.",
+            "The fixture list is imported: %(rounds)s rounds with %(matches)s matches.",
+            len(rounds),
+        ) % {"rounds": len(rounds), "matches": matches}
