@@ -44,6 +44,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Collate
 
+from scoring.cache import cached_by_competition
 from scoring.engine.standings import HeadToHeadResult, StandingRow, TeamRecord, rank_teams, swedish_sort_key
 from scoring.models import Bye, Competition, Deal, Match, Player, Round, Team
 
@@ -129,6 +130,8 @@ def _side_totals(matches: QuerySet, side: str) -> dict[int, dict[str, Any]]:
     return {row["team_id"]: row for row in rows}
 
 
+# Cached under the competition's stamp (scoring/cache.py): a new result changes the stamp.
+@cached_by_competition
 def competition_standings(
     competition: Competition, *, up_to_round: int | None = None, include_preliminary: bool = False
 ) -> list[StandingRow]:

@@ -7,3 +7,15 @@ Django refuses database access from such a context unless told it is safe, which
 import os
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache (scoring/cache.py), as a fresh server process would."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

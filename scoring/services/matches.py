@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields
+from scoring.cache import bump_competition_on_commit
 from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay
 from scoring.engine.match import MatchState
 from scoring.models import Deal, Match
@@ -45,6 +46,9 @@ def _lock(match: Match, expected_version: int | None) -> Match:
         .select_related("competition", "home_team", "away_team")
         .get(pk=match.pk)
     )
+    # Every service locks the match before it changes it: cached standings and pages of the
+    # competition are old once the change commits (scoring/cache.py).
+    bump_competition_on_commit(locked.competition_id)
     return locked
 
 
@@ -111,13 +115,18 @@ def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> N
             to_create.append(Deal(match=match, **entry_to_fields(replayed.entry), **values))
             continue
         if replayed.number >= replace_from:
-            for name, value in entry_to_fields(replayed.entry).items():
-                setattr(deal, name, value)
-        if replayed.entry.dealt_minute is None and replayed.number >= replace_from:
-            deal.dealt_at = None
+            values = {**entry_to_fields(replayed.entry), **values}
+            if replayed.entry.dealt_minute is None:
+                values["dealt_at"] = None
+        # Only deals whose values change are written: recording the next deal leaves the earlier
+        # ones as they are, so saving a deal costs the same in deal 2 as in deal 12 (issue 7).
+        changed = False
         for name, value in values.items():
-            setattr(deal, name, value)
-        to_update.append(deal)
+            if getattr(deal, name) != value:
+                setattr(deal, name, value)
+                changed = True
+        if changed:
+            to_update.append(deal)
     if existing:
         Deal.objects.filter(pk__in=[deal.pk for deal in existing.values()]).delete()
     if to_update:

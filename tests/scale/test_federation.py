@@ -1,0 +1,85 @@
+"""The federation-scale data (scoring/federation.py, `manage.py demo --scale federation`): every
+stored number is what the engine computes from the stored protocol, with no check error."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from scoring.adapters import computed_fields, deal_to_entry
+from scoring.engine import replay
+from scoring.federation import FEDERATION_MARKER, federation_size, round_robin
+from scoring.models import Club, Competition, Deal, Match, Team
+from scoring.selectors import competition_standings
+
+pytestmark = pytest.mark.django_db
+
+
+def _decimal(value):
+    return None if value is None else Decimal(str(value))
+
+
+def test_round_robin_meets_every_pair_once():
+    rounds = round_robin(list(range(1, 21)))
+    pairs = [frozenset(pair) for round_ in rounds for pair in round_]
+    assert len(rounds) == 19 and all(len(round_) == 10 for round_ in rounds)
+    assert len(set(pairs)) == len(pairs) == 190
+    assert all(len({team for pair in round_ for team in pair}) == 20 for round_ in rounds)
+
+
+def test_the_full_size_is_the_federation_of_the_issue():
+    size = federation_size(1.0)
+    assert (size.clubs, size.teams, size.leagues + 1) == (60, 600, 30)
+    matches = size.leagues * (size.league_size // 2) * (size.league_size - 1) + size.national_rounds * size.teams // 2
+    assert 9_500 <= matches <= 10_500
+
+
+def test_a_small_federation_replays_to_its_stored_numbers():
+    out = StringIO()
+    call_command("demo", "--scale", "federation", "--fraction", "0.01", stdout=out)
+    assert "deals in" in out.getvalue()
+    assert Club.objects.filter(name=FEDERATION_MARKER).exists()
+    matches = list(Match.objects.select_related("competition").order_by("pk"))
+    assert len(matches) == 200 and Team.objects.count() == 20 and Competition.objects.count() == 2
+    deals_by_match: dict[int, list[Deal]] = {}
+    for deal in Deal.objects.order_by("match_id", "number"):
+        deals_by_match.setdefault(deal.match_id, []).append(deal)
+    assert sum(map(len, deals_by_match.values())) > 200 * 8  # about twelve a match
+
+    for match in matches:
+        deals = deals_by_match[match.pk]
+        assert [deal.number for deal in deals] == list(range(1, len(deals) + 1))
+        state = replay(
+            match.rules,
+            [deal_to_entry(deal, match.started_at) for deal in deals],
+            points=match.competition.points_rules,
+            clock_expired=match.clock_expired,
+        )
+        assert state.errors == 0, (match.pk, [(d.number, p.code) for d in state.deals for p in d.errors])
+        assert state.finished and match.status == Match.Status.CONFIRMED
+        assert (match.deal_count, match.home_total, match.away_total) == (
+            len(state.deals), state.home_total, state.away_total
+        )
+        outcome = state.outcome
+        assert (match.end, match.winner) == (state.end, state.winner)
+        assert (match.home_points, match.away_points) == (_decimal(outcome.home_points), _decimal(outcome.away_points))
+        assert (match.home_for, match.home_against, match.away_for, match.away_against) == (
+            outcome.home_for, outcome.home_against, outcome.away_for, outcome.away_against
+        )
+        for deal, replayed in zip(deals, state.deals):
+            stored = {name: getattr(deal, name) for name in computed_fields(replayed)}
+            assert stored == computed_fields(replayed), (match.pk, deal.number)
+
+    for competition in Competition.objects.all():
+        rows = competition_standings(competition)
+        played = Match.objects.filter(competition=competition).count()
+        assert sum(row.record.played for row in rows) == 2 * played
+        assert sum(row.record.points for row in rows) == played  # 1 + 0, or ½ + ½ for a draw
+
+    again = StringIO()
+    call_command("demo", "--scale", "federation", "--fraction", "0.01", stdout=again)
+    assert "nothing was added" in again.getvalue()
+    assert Match.objects.count() == 200
