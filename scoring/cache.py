@@ -5,8 +5,9 @@ Terms:
   changed. A competition's stamp is read from the database in one small query: its own settings
   (name, season, visibility, rule and scoring presets and overrides), and of its matches the latest
   `updated_at`, their number and the sum of their `version`s (every service claims a new version and
-  saves the row), the number of its teams and of its byes. A match's stamp adds the match row's
-  own; a team's stamp is its row plus the same figures over its matches. Because the stamp comes
+  saves the row), the number of its teams and of its byes. A match's stamp is the match row's own
+  and its competition's settings; a team's stamp is its row plus the same figures over its
+  matches. Because the stamp comes
   from the database, a result written by another process (another web worker, a management
   command) shows at once although the cache (LocMemCache by default) belongs to one process.
 - a *version counter* lives in the cache and joins every stamp: `bump_competition()` (the match
@@ -170,11 +171,11 @@ def _competition_row(competition_id: int):
 
 
 def _match_row(match_id: int):
+    # A match page shows the match and its competition's name and rules, not the other matches.
     fields = [f"competition__{name}" for name in COMPETITION_FIELDS]
     return (
         Match.objects.filter(pk=match_id)
-        .annotate(**_competition_figures("competition_id"))
-        .values_list("competition_id", "updated_at", "version", *fields, *FIGURES)
+        .values_list("competition_id", "updated_at", "version", *fields)
         .order_by()
     )
 
@@ -208,7 +209,7 @@ def competition_stamp(competition_id: int) -> str | None:
 
 
 def match_stamp(match_id: int) -> str | None:
-    """A match's stamp: its row and its competition's stamp. One query."""
+    """A match's stamp: its row and its competition's settings. One query."""
     row = _fetch_row("match", _match_row, match_id)
     if row is None:
         return None

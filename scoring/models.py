@@ -309,7 +309,12 @@ class Match(models.Model):
                 condition=Q(winner__in=["", "home", "away", "draw"]), name="match_winner_valid"
             ),
         ]
-        indexes = [models.Index(fields=["competition", "status"], name="match_comp_status")]
+        indexes = [
+            models.Index(fields=["competition", "status"], name="match_comp_status"),
+            # Covers the cache stamp of a competition (scoring/cache.py: latest change, number of
+            # matches, sum of versions) without reading the table (issue 7).
+            models.Index(fields=["competition", "updated_at", "version"], name="match_comp_stamp"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.home_team} – {self.away_team}"
