@@ -172,3 +172,29 @@ def make_result(competition: Competition, home: Team, away: Team, home_total: in
     if save:
         match.save()
     return match
+
+
+# -- exports: a played match, deal by deal, through the services --------------------------------
+
+# A realistic protocol under sv-tavling: eight deals, the home team reaches 5000 in deal 8
+# (totals 5 500 – 3 720). Deal 2 is a concealed going out, deal 3 ends by the stock, deal 4 has a
+# penalty.
+EXPORT_SAMPLE_DEALS = (
+    deal(1, home_cards=485, home_natural=2, home_mixed=1, out="home", away_cards=-40),
+    deal(2, away_cards=120, away_natural=1, out="away", concealed=True, home_cards=-85),
+    deal(3, home_cards=210, home_mixed=1, away_cards=150, away_natural=1, end="stock"),
+    deal(4, home_cards=300, home_natural=1, home_mixed=1, out="home", away_cards=-20, away_penalty=100),
+    deal(5, away_cards=260, away_natural=2, out="away", home_cards=75),
+    deal(6, home_cards=195, home_natural=1, home_mixed=1, out="home", away_cards=60),
+    deal(7, away_cards=150, away_natural=1, away_mixed=1, out="away", home_cards=-35),
+    deal(8, home_cards=255, home_natural=1, out="home", away_cards=-60),
+)
+
+
+def play_match(match: Match, user, entries=EXPORT_SAMPLE_DEALS) -> Match:
+    """Record `entries` on `match` one by one as `user` would (through scoring.services)."""
+    from scoring.services import deals_record
+
+    for entry in entries:
+        match = deals_record(match=match, user=user, entry=entry, expected_version=None)
+    return match

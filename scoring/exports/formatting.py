@@ -1,0 +1,69 @@
+"""How numbers, dates and file names look in the documents.
+
+Numbers: a thin no-break space groups thousands (5 120) and a true minus sign (−40) marks negative
+numbers, as Swedish print does; match points keep their decimal (0,5). Spreadsheets get raw numbers,
+never these strings.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.utils import timezone
+from django.utils.formats import get_format
+from django.utils.text import slugify
+
+MINUS = "\u2212"
+# NARROW NO-BREAK SPACE: a thin space that never splits a number across lines.
+GROUP_SEPARATOR = "\u202f"
+
+
+def format_number(value: int | float | Decimal | None, *, blank_zero: bool = False) -> str:
+    """5120 -> '5 120', -40 -> '−40', 0.5 -> '0,5'; None -> ''."""
+    if value is None or (blank_zero and value == 0):
+        return ""
+    if isinstance(value, (float, Decimal)) and value == int(value):
+        value = int(value)
+    negative = value < 0
+    if isinstance(value, int):
+        digits, decimals = str(abs(value)), ""
+    else:
+        text = f"{abs(Decimal(str(value))).normalize():f}"
+        digits, _, decimals = text.partition(".")
+    groups = []
+    while len(digits) > 3:
+        groups.insert(0, digits[-3:])
+        digits = digits[:-3]
+    groups.insert(0, digits)
+    text = GROUP_SEPARATOR.join(groups)
+    if decimals:
+        text += get_format("DECIMAL_SEPARATOR") + decimals
+    return MINUS + text if negative else text
+
+
+def plain_number(value: float | Decimal | None) -> int | float | None:
+    """A number for a spreadsheet cell: whole numbers as int, others as float (Decimal is not a cell type)."""
+    if value is None:
+        return None
+    if isinstance(value, Decimal):
+        value = float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def iso_date(value: date | datetime | None) -> str:
+    """2026-05-01: the way Swedish forms write dates, unambiguous in every language."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        return value.strftime("%Y-%m-%d %H:%M")
+    return value.isoformat()
+
+
+def file_name(*parts: object, extension: str) -> str:
+    """'protokoll-serie-a-2026-27-omgang-1-bord-3.pdf': ASCII, no spaces, safe in every browser."""
+    slug = "-".join(filter(None, (slugify(str(part)) for part in parts if part not in (None, ""))))
+    return f"{slug or 'export'}.{extension}"

@@ -1,0 +1,242 @@
+"""PDF documents (WeasyPrint): the official protocol of a match, blank protocols for a round, the
+standings (tabell) and a round's results.
+
+Each document is a Django template under templates/scoring/pdf/ laid out by the print stylesheet
+static/scoring/css/pdf.css (found through the static files finders): A4, DejaVu Sans embedded,
+"Sida 1 av 2" in the page margins. Rendering fetches nothing over the network: the fetcher accepts
+only file: and data: addresses, the QR code is an inline SVG data URI, fonts are the system's.
+
+Every function returns an Export (filename, content_type, bytes).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import segno
+import weasyprint
+from django.conf import settings
+from django.contrib.staticfiles import finders
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from weasyprint.urls import URLFetcher
+
+from scoring import selectors
+from scoring.models import Competition, Match, Round
+
+from . import PDF, Export
+from .documents import blank_protocol, competition_facts, match_protocol, protocol_matches, site_url
+from .formatting import file_name, iso_date
+from .tables import RoundResultsExportTable, round_result_rows, standings_table
+
+STYLESHEET = "scoring/css/pdf.css"
+
+
+class OfflineURLFetcher(URLFetcher):
+    """Fetches file: and data: addresses only; an http(s) address is refused, never requested."""
+
+    def __init__(self) -> None:
+        super().__init__(allowed_protocols={"file", "data"}, timeout=1)
+
+
+def _stylesheet_path() -> str:
+    path = finders.find(STYLESHEET)
+    if not path:
+        raise FileNotFoundError(STYLESHEET)
+    return str(path)
+
+
+@lru_cache(maxsize=4)
+def _stylesheet(path: str, modified: float) -> weasyprint.CSS:
+    # Parsed once per version of the file; `modified` makes an edited file load again.
+    return weasyprint.CSS(filename=path, url_fetcher=OfflineURLFetcher())
+
+
+def _css_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def _page_number_css() -> weasyprint.CSS:
+    """'Sida 1 av 2' in the bottom-right margin box, in the active language."""
+    marker = "\x00"
+    label = _("Page %(page)s of %(pages)s") % {"page": f"{marker}page{marker}", "pages": f"{marker}pages{marker}"}
+    tokens = []
+    for index, part in enumerate(label.split(marker)):
+        if index % 2:
+            tokens.append(f"counter({part})")
+        elif part:
+            tokens.append(_css_string(part))
+    content = " ".join(tokens)
+    return weasyprint.CSS(
+        string=f"@page {{ @bottom-right {{ content: {content}; font-family: 'DejaVu Sans', sans-serif; }} }}"
+    )
+
+
+def stylesheets() -> list[weasyprint.CSS]:
+    path = _stylesheet_path()
+    return [_stylesheet(path, Path(path).stat().st_mtime), _page_number_css()]
+
+
+def base_url() -> str:
+    return Path(settings.BASE_DIR).as_uri() + "/"
+
+
+def html_to_pdf(html: str) -> bytes:
+    document = weasyprint.HTML(string=html, base_url=base_url(), url_fetcher=OfflineURLFetcher())
+    return document.write_pdf(stylesheets=stylesheets())
+
+
+def render_html(template_name: str, context: dict) -> str:
+    context = {
+        "printed_at": iso_date(timezone.now()),
+        "site_url": site_url(),
+        **context,
+    }
+    return render_to_string(template_name, context)
+
+
+def qr_code(url: str) -> str:
+    """The address as a QR code: an SVG data URI, drawn by segno, no network."""
+    return segno.make(url, error="m").svg_data_uri(scale=4, border=0, dark="#000")
+
+
+# -- protocols ----------------------------------------------------------------------------------
+
+
+def match_protocol_html(match: Match) -> str:
+    match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
+    protocol = match_protocol(match)
+    protocol.qr_code = qr_code(protocol.record_url)
+    title = _("Match protocol: %(home)s – %(away)s") % {"home": match.home_team.name, "away": match.away_team.name}
+    return render_html(
+        "scoring/pdf/match_protocol.html",
+        {"protocol": protocol, "document_title": title, "author": protocol.header.organiser},
+    )
+
+
+def match_protocol_pdf(match: Match) -> Export:
+    """The official protocol of a match: every deal, the result, signature lines, the online record."""
+    html = match_protocol_html(match)
+    round_part = _("round %(number)s") % {"number": match.round.number} if match.round_id else ""
+    name = file_name(
+        _("protocol"), match.competition.name, match.competition.season, round_part,
+        _("table %(number)s") % {"number": match.table} if match.table else "", match.pk,
+        extension="pdf",
+    )
+    return Export(name, PDF, html_to_pdf(html))
+
+
+def round_blank_protocols_html(round: Round) -> str:
+    matches = protocol_matches(round.matches.exclude(status=Match.Status.VOID)).order_by("table", "id")
+    protocols = []
+    for match in matches:
+        protocol = blank_protocol(match)
+        protocol.qr_code = qr_code(protocol.record_url)
+        protocols.append(protocol)
+    competition = round.competition
+    title = _("Protocols, %(competition)s, round %(number)s") % {
+        "competition": competition,
+        "number": round.number,
+    }
+    return render_html(
+        "scoring/pdf/blank_protocols.html",
+        {"protocols": protocols, "document_title": title, "author": competition.organiser.name},
+    )
+
+
+def round_blank_protocols_pdf(round: Round) -> Export:
+    """One blank protocol per match of the round, header filled in, to print before a match night."""
+    html = round_blank_protocols_html(round)
+    competition = round.competition
+    name = file_name(
+        _("protocols"), competition.name, competition.season, _("round %(number)s") % {"number": round.number},
+        extension="pdf",
+    )
+    return Export(name, PDF, html_to_pdf(html))
+
+
+# -- standings and results ----------------------------------------------------------------------
+
+
+def standings_context(competition: Competition, up_to_round: int | None = None) -> dict:
+    rows = selectors.competition_standings(competition, up_to_round=up_to_round)
+    return {
+        "standings_table": standings_table(competition, rows),
+        "up_to_round": up_to_round,
+        "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round),
+    }
+
+
+def round_context(round: Round) -> dict:
+    matches = selectors.round_results(round)
+    return {
+        "round": round,
+        "round_date": iso_date(round.date),
+        "results_table": RoundResultsExportTable(round_result_rows(matches)),
+        "byes": [bye.team.name for bye in selectors.round_byes(round)],
+    }
+
+
+def standings_html(competition: Competition, up_to_round: int | None = None) -> str:
+    title = _("Standings, %(competition)s") % {"competition": competition}
+    return render_html(
+        "scoring/pdf/standings.html",
+        {
+            **competition_facts(competition),
+            **standings_context(competition, up_to_round),
+            "document_title": title,
+            "author": competition.organiser.name,
+        },
+    )
+
+
+def standings_pdf(competition: Competition, up_to_round: int | None = None) -> Export:
+    round_part = _("after round %(number)s") % {"number": up_to_round} if up_to_round else ""
+    name = file_name(_("standings"), competition.name, competition.season, round_part, extension="pdf")
+    return Export(name, PDF, html_to_pdf(standings_html(competition, up_to_round)))
+
+
+def round_results_html(round: Round) -> str:
+    competition = round.competition
+    title = _("Results, %(competition)s, round %(number)s") % {"competition": competition, "number": round.number}
+    return render_html(
+        "scoring/pdf/round_results.html",
+        {
+            **competition_facts(competition),
+            "rounds": [round_context(round)],
+            "document_title": title,
+            "author": competition.organiser.name,
+        },
+    )
+
+
+def round_results_pdf(round: Round) -> Export:
+    competition = round.competition
+    name = file_name(
+        _("results"), competition.name, competition.season, _("round %(number)s") % {"number": round.number},
+        extension="pdf",
+    )
+    return Export(name, PDF, html_to_pdf(round_results_html(round)))
+
+
+def competition_html(competition: Competition) -> str:
+    rounds = competition.rounds.order_by("number")
+    title = _("Standings and results, %(competition)s") % {"competition": competition}
+    return render_html(
+        "scoring/pdf/competition.html",
+        {
+            **competition_facts(competition),
+            **standings_context(competition),
+            "rounds": [round_context(round) for round in rounds],
+            "document_title": title,
+            "author": competition.organiser.name,
+        },
+    )
+
+
+def competition_pdf(competition: Competition) -> Export:
+    """The standings and every round's results in one document."""
+    name = file_name(_("standings and results"), competition.name, competition.season, extension="pdf")
+    return Export(name, PDF, html_to_pdf(competition_html(competition)))

@@ -1,0 +1,141 @@
+"""The column sets of the exported standings (tabell) and round results, as django-tables2 tables.
+
+One table serves both kinds of document: a cell's *rendered* value (render_*) is the printed text of
+the PDF, with thin spaces and a true minus (5 120, −40); its *value* (value_*, what `as_values()`
+returns) is the raw number a spreadsheet stores. The xlsx writer reads `as_values()`, so every sheet
+goes through one writer. Rows are plain dicts built from the selectors (scoring.selectors) and the
+match totals the services stored from the engine; nothing here computes a score.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import django_tables2 as tables
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+from scoring.engine.standings import StandingRow
+from scoring.models import Match
+
+from .formatting import format_number, plain_number
+
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+STRONG_NUM = {"th": {"class": "num"}, "td": {"class": "num strong"}}
+TEAM = {"th": {"class": "team"}, "td": {"class": "team"}}
+
+
+class NumberColumn(tables.Column):
+    """A number: printed with thin spaces and a minus sign, exported as a number."""
+
+    def __init__(self, *args, strong: bool = False, **kwargs):
+        kwargs.setdefault("attrs", STRONG_NUM if strong else NUM)
+        kwargs.setdefault("default", "")
+        super().__init__(*args, **kwargs)
+
+    def render(self, value):
+        return format_number(value)
+
+    def value(self, value):
+        return plain_number(value)
+
+
+class ExportTable(tables.Table):
+    class Meta:
+        orderable = False
+        # Rows are dicts; no model, no pagination: the whole table is the document.
+        template_name = "django_tables2/table.html"
+
+
+class StandingsExportTable(ExportTable):
+    rank = tables.Column(verbose_name=pgettext_lazy("standings", "Rank"), attrs=NUM)
+    team = tables.Column(verbose_name=_("Team"), attrs={"th": {"class": "team"}, "td": {"class": "team strong"}})
+    played = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Played"))
+    won = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Won"))
+    drawn = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Drawn"))
+    lost = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Lost"))
+    points = NumberColumn(verbose_name=_("Match points"), strong=True)
+    card_points_for = NumberColumn(verbose_name=_("Card points for"))
+    card_points_against = NumberColumn(verbose_name=_("Card points against"))
+    difference = NumberColumn(verbose_name=_("Difference"))
+
+    def render_rank(self, record):
+        # Ties print as "3="; a spreadsheet gets the number, so equal ranks sort together.
+        return record["rank_label"]
+
+    def value_rank(self, record):
+        return record["rank"]
+
+
+def standings_table(competition, rows: list[StandingRow]) -> StandingsExportTable:
+    """The table as the competition shows it: a competition that ranks by the card-point difference
+    alone (fi-liitto) shows the difference, not the points for and against (as the site does)."""
+    exclude = ()
+    if competition.points_rules.card_points == "difference":
+        exclude = ("card_points_for", "card_points_against")
+    return StandingsExportTable(standings_rows(rows), exclude=exclude)
+
+
+def standings_rows(rows: list[StandingRow]) -> list[dict[str, Any]]:
+    return [
+        {
+            "rank": row.rank,
+            "rank_label": row.rank_label,
+            "team": row.record.name,
+            "played": row.record.played,
+            "won": row.record.won,
+            "drawn": row.record.drawn,
+            "lost": row.record.lost,
+            "points": row.record.points,
+            "card_points_for": row.record.card_points_for,
+            "card_points_against": row.record.card_points_against,
+            "difference": row.record.difference,
+        }
+        for row in rows
+    ]
+
+
+class RoundResultsExportTable(ExportTable):
+    table = NumberColumn(verbose_name=pgettext_lazy("playing table", "Table"))
+    home = tables.Column(verbose_name=pgettext_lazy("side", "Home team"), attrs=TEAM)
+    away = tables.Column(verbose_name=pgettext_lazy("side", "Away team"), attrs=TEAM)
+    home_total = NumberColumn(verbose_name=_("Home total"), strong=True)
+    away_total = NumberColumn(verbose_name=_("Away total"), strong=True)
+    home_points = NumberColumn(verbose_name=_("Home match points"))
+    away_points = NumberColumn(verbose_name=_("Away match points"))
+    status = tables.Column(verbose_name=_("Status"), default="")
+
+
+def has_result(match: Match) -> bool:
+    """Whether the match has totals worth printing (deals played, or closed with an award)."""
+    return bool(match.deal_count or match.end)
+
+
+def match_status(match: Match, preliminary: bool = False) -> str:
+    parts = [str(match.get_status_display())]
+    if match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
+        parts = [str(match.get_end_display())]
+    elif match.end == Match.End.CLOCK:
+        parts.append(str(_("the clock")))
+    if preliminary:
+        parts.append(str(_("preliminary")))
+    return ", ".join(parts)
+
+
+def round_result_rows(matches) -> list[dict[str, Any]]:
+    rows = []
+    for match in matches:
+        played = has_result(match)
+        rows.append(
+            {
+                "match_id": match.pk,
+                "table": match.table,
+                "home": match.home_team.name,
+                "away": match.away_team.name,
+                "home_total": match.home_total if played else None,
+                "away_total": match.away_total if played else None,
+                "home_points": match.home_points,
+                "away_points": match.away_points,
+                "status": match_status(match, getattr(match, "preliminary", False)),
+            }
+        )
+    return rows

@@ -1,0 +1,312 @@
+"""Excel workbooks (openpyxl, write-only): standings, round results, a match protocol, a whole competition.
+
+One writer (`write_sheet`) makes every sheet: the rows it is given (the first row is the table's
+header, shown bold and frozen), optional heading rows above the table (the competition header),
+numbers stored as numbers, column widths fitted to the content, and a sheet name Excel accepts
+(31 characters at most, none of [ ] : * ? / \\, unique in the workbook). Workbooks are written in
+write-only mode, so a sheet of 100 000 deals streams through without being held in memory.
+
+The match protocol sheet uses the interchange columns of RULES.md (engine protocol_file.deal_rows),
+so an exported protocol imports again; the competition's deals sheet has the same columns after the
+match's own (match, round, table, home_team, away_team).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import date, datetime
+from decimal import Decimal
+from itertools import islice
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _, pgettext
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Alignment, Font
+from openpyxl.utils import get_column_letter
+from openpyxl.worksheet._write_only import WriteOnlyWorksheet
+
+from scoring import selectors
+from scoring.adapters import deal_to_entry
+from scoring.engine.protocol_file import WRITE_COLUMNS, deal_rows
+from scoring.models import Competition, Deal, Match, Round
+
+from . import XLSX, Export
+from .documents import competition_facts, match_record_url, protocol_matches, replay_match
+from .formatting import file_name, iso_date, plain_number
+from .tables import RoundResultsExportTable, round_result_rows, standings_table
+
+MAX_SHEET_NAME = 31
+_FORBIDDEN_IN_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
+# Widths are fitted on the first rows; a long sheet's later rows look the same.
+WIDTH_SAMPLE_ROWS = 500
+MIN_WIDTH, MAX_WIDTH = 6, 60
+_PLAIN_TYPES = (int, float, str, type(None))
+
+BOLD = Font(bold=True)
+TITLE = Font(bold=True, size=14)
+WRAP = Alignment(wrap_text=True, vertical="top")
+
+
+def sheet_name(title: str, taken: Iterable[str] = ()) -> str:
+    """A name Excel accepts: no [ ] : * ? / \\, no apostrophe at either end, ≤ 31 characters, unique."""
+    name = _FORBIDDEN_IN_SHEET_NAME.sub("-", str(title)).strip().strip("'").strip() or _("Sheet")
+    name = name[:MAX_SHEET_NAME]
+    used = {existing.casefold() for existing in taken}
+    candidate, number = name, 2
+    while candidate.casefold() in used:
+        suffix = f" ({number})"
+        candidate = name[: MAX_SHEET_NAME - len(suffix)] + suffix
+        number += 1
+    return candidate
+
+
+def cell_value(value: Any) -> Any:
+    """A value a spreadsheet stores as it is meant: numbers as numbers, text as text."""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, Decimal):
+        return plain_number(value)
+    if isinstance(value, datetime):
+        return timezone.localtime(value).replace(tzinfo=None) if timezone.is_aware(value) else value
+    if isinstance(value, (int, float, str, date)) or value is None:
+        return value
+    return str(value)
+
+
+def _width(value: Any) -> int:
+    if value is None:
+        return 0
+    if isinstance(value, float):
+        return len(f"{value:g}")
+    return max((len(line) for line in str(value).splitlines()), default=0)
+
+
+def write_sheet(
+    workbook: Workbook,
+    title: str,
+    rows: Iterable[Sequence[Any]],
+    *,
+    heading: Sequence[Sequence[Any]] = (),
+) -> WriteOnlyWorksheet:
+    """Write one sheet: `heading` rows (the first in large bold type), then `rows`, whose first
+    row is the table header (bold, frozen). Returns the sheet."""
+    sheet = workbook.create_sheet(title=sheet_name(title, workbook.sheetnames))
+    rows = iter(rows)
+    header = [cell_value(value) for value in next(rows, [])]
+    sample = [[cell_value(value) for value in row] for row in islice(rows, WIDTH_SAMPLE_ROWS)]
+
+    widths: dict[int, int] = {}
+    for row in [header, *sample]:
+        for index, value in enumerate(row):
+            widths[index] = max(widths.get(index, 0), _width(value))
+    for index, width in widths.items():
+        sheet.column_dimensions[get_column_letter(index + 1)].width = min(
+            max(width + 2, MIN_WIDTH), MAX_WIDTH
+        )
+    header_row = len(heading) + 1
+    sheet.freeze_panes = f"A{header_row + 1}"
+
+    for line, row in enumerate(heading):
+        cells = []
+        for value in row:
+            cell = WriteOnlyCell(sheet, value=cell_value(value))
+            if line == 0:
+                cell.font = TITLE
+            cells.append(cell)
+        sheet.append(cells)
+    header_cells = []
+    for value in header:
+        cell = WriteOnlyCell(sheet, value=value)
+        cell.font = BOLD
+        cell.alignment = WRAP
+        header_cells.append(cell)
+    sheet.append(header_cells)
+    for row in sample:
+        sheet.append(row)
+    for row in rows:
+        sheet.append([value if type(value) in _PLAIN_TYPES else cell_value(value) for value in row])
+    return sheet
+
+
+def new_workbook() -> Workbook:
+    return Workbook(write_only=True)
+
+
+def save(workbook: Workbook) -> bytes:
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
+# -- headings -----------------------------------------------------------------------------------
+
+
+def competition_heading(competition: Competition, subtitle: str) -> list[list[Any]]:
+    facts = competition_facts(competition)
+    return [
+        [str(competition)],
+        [subtitle],
+        [_("Organiser"), facts["organiser"]],
+        [_("Rule set"), facts["rules_name"]],
+        [_("Scoring of matches"), facts["points_name"]],
+        [_("Printed"), iso_date(timezone.now())],
+        [],
+    ]
+
+
+# -- standings and results ----------------------------------------------------------------------
+
+
+def _standings_subtitle(up_to_round: int | None) -> str:
+    if up_to_round:
+        return _("Standings after round %(number)s") % {"number": up_to_round}
+    return _("Standings")
+
+
+def write_standings_sheet(workbook: Workbook, competition: Competition, up_to_round: int | None = None):
+    rows = selectors.competition_standings(competition, up_to_round=up_to_round)
+    table = standings_table(competition, rows)
+    return write_sheet(
+        workbook,
+        _("Standings"),
+        table.as_values(),
+        heading=competition_heading(competition, _standings_subtitle(up_to_round)),
+    )
+
+
+def standings_xlsx(competition: Competition, up_to_round: int | None = None) -> Export:
+    workbook = new_workbook()
+    write_standings_sheet(workbook, competition, up_to_round)
+    round_part = _("after round %(number)s") % {"number": up_to_round} if up_to_round else ""
+    name = file_name(_("standings"), competition.name, competition.season, round_part, extension="xlsx")
+    return Export(name, XLSX, save(workbook))
+
+
+def round_title(round: Round) -> str:
+    return _("Round %(number)s") % {"number": round.number}
+
+
+def write_round_sheet(workbook: Workbook, round: Round, *, heading: bool = True):
+    table = RoundResultsExportTable(round_result_rows(selectors.round_results(round)))
+    subtitle = round_title(round) + (f", {iso_date(round.date)}" if round.date else "")
+    return write_sheet(
+        workbook,
+        round_title(round),
+        table.as_values(),
+        heading=competition_heading(round.competition, subtitle) if heading else [[subtitle], []],
+    )
+
+
+def round_results_xlsx(round: Round) -> Export:
+    workbook = new_workbook()
+    write_round_sheet(workbook, round)
+    competition = round.competition
+    name = file_name(
+        _("results"), competition.name, competition.season, _("round %(number)s") % {"number": round.number},
+        extension="xlsx",
+    )
+    return Export(name, XLSX, save(workbook))
+
+
+# -- a match protocol ---------------------------------------------------------------------------
+
+
+def _match_facts(match: Match, state) -> list[list[Any]]:
+    def points(value):
+        return plain_number(value)
+
+    return [
+        [_("Field"), _("Value")],
+        [_("Competition"), str(match.competition)],
+        [_("Round"), match.round.number if match.round_id else None],
+        [_("Date"), iso_date(match.round.date) if match.round_id and match.round.date else ""],
+        [pgettext("playing table", "Table"), match.table],
+        [_("Home team"), match.home_team.name],
+        [_("Away team"), match.away_team.name],
+        [_("Rule set"), state.rules.name],
+        [_("Deals"), len(state.deals)],
+        [_("Home total"), state.home_total if state.deals else match.home_total],
+        [_("Away total"), state.away_total if state.deals else match.away_total],
+        [_("Home match points"), points(match.home_points)],
+        [_("Away match points"), points(match.away_points)],
+        [_("How the match ended"), str(match.get_end_display()) if match.end else ""],
+        [_("Status"), str(match.get_status_display())],
+        [_("Online record"), match_record_url(match)],
+    ]
+
+
+def match_protocol_xlsx(match: Match) -> Export:
+    """The protocol in the interchange columns (first sheet: it imports again), and the match facts."""
+    match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
+    state = replay_match(match)
+    workbook = new_workbook()
+    write_sheet(workbook, _("Protocol"), deal_rows(state))
+    write_sheet(workbook, _("Match"), _match_facts(match, state))
+    round_part = _("round %(number)s") % {"number": match.round.number} if match.round_id else ""
+    name = file_name(
+        _("protocol"), match.competition.name, match.competition.season, round_part,
+        _("table %(number)s") % {"number": match.table} if match.table else "", match.pk,
+        extension="xlsx",
+    )
+    return Export(name, XLSX, save(workbook))
+
+
+# -- the whole competition ----------------------------------------------------------------------
+
+DEALS_PREFIX_COLUMNS = ("match", "round", "table", "home_team", "away_team")
+_DEAL_FIELDS = (
+    "match_id", "match__round__number", "match__table", "match__home_team__name", "match__away_team__name",
+    "number",
+    "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_melded",
+    "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_melded",
+    "out", "concealed", "end",
+    "home_min_before", "away_min_before", "home_score", "away_score", "home_total", "away_total",
+)  # fmt: skip
+
+
+def _yes_no(value: bool) -> str:
+    return "yes" if value else "no"
+
+
+def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> Iterator[list[Any]]:
+    """Every deal of the competition: the match's columns, then the interchange columns.
+
+    The computed columns (min, score, total) are the engine's, as the services stored them; the
+    melded default and the deal's end come from the engine's DealEntry (deal_to_entry).
+    """
+    yield [*DEALS_PREFIX_COLUMNS, *WRITE_COLUMNS]
+    deals = (
+        Deal.objects.filter(match__competition=competition)
+        .order_by("match__round__number", "match__table", "match_id", "number")
+        .values(*_DEAL_FIELDS)
+        .iterator(chunk_size=chunk_size)
+    )
+    for row in deals:
+        entry = deal_to_entry(row)
+        yield [
+            row["match_id"], row["match__round__number"], row["match__table"],
+            row["match__home_team__name"], row["match__away_team__name"],
+            row["number"],
+            row["home_cards"], row["home_natural"], row["home_mixed"], row["home_red3"], row["home_penalty"],
+            _yes_no(entry.melded("home")),
+            row["away_cards"], row["away_natural"], row["away_mixed"], row["away_red3"], row["away_penalty"],
+            _yes_no(entry.melded("away")),
+            row["out"], "yes" if row["concealed"] else "", entry.effective_end,
+            row["home_min_before"], row["away_min_before"], row["home_score"], row["away_score"],
+            row["home_total"], row["away_total"],
+        ]  # fmt: skip
+
+
+def competition_xlsx(competition: Competition) -> Export:
+    """The standings, a results sheet per round and every deal of the competition."""
+    workbook = new_workbook()
+    write_standings_sheet(workbook, competition)
+    for round in competition.rounds.order_by("number"):
+        write_round_sheet(workbook, round, heading=False)
+    write_sheet(workbook, _("Deals"), competition_deal_rows(competition))
+    name = file_name(competition.name, competition.season, extension="xlsx")
+    return Export(name, XLSX, save(workbook))

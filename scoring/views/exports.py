@@ -1,0 +1,166 @@
+"""Downloads: PDF documents and Excel workbooks of a match, a round, the standings, a competition.
+
+Who may download what:
+- the protocol of a match, the standings, a round's results and the whole competition: anyone who
+  may see the competition (a public one, or one the signed-in user organises; see
+  scoring.public_selectors); the home club's secretary also gets their match's protocol. Anything
+  else answers 404, so a private competition's existence is not revealed;
+- blank protocols of a round: the secretaries who keep a protocol of the round
+  (permissions.can_enter_protocol for one of its matches) and those who manage the competition.
+
+PDFs open in the browser (ready to print); workbooks download as files. The exporters are imported
+when a document is asked for: WeasyPrint is heavy, and most requests never need it.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views import View
+
+from scoring import permissions
+from scoring.exports import PDF, Export
+from scoring.models import Competition, Match, Round
+from scoring.public_selectors import get_visible_competition, visible_competitions
+
+
+def export_response(export: Export) -> HttpResponse:
+    response = HttpResponse(export.content, content_type=export.content_type)
+    disposition = "inline" if export.content_type == PDF else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{export.filename}"'
+    # Documents change as results come in; never serve a stale one from a cache.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+class ExportView(View):
+    """GET returns the document made by `export()`."""
+
+    http_method_names = ["get", "head"]
+
+    def export(self) -> Export:
+        from scoring.exports import pdf
+
+        raise NotImplementedError
+
+    def get(self, request, *args, **kwargs):
+        return export_response(self.export())
+
+
+# -- a match ------------------------------------------------------------------------------------
+
+
+class MatchExportMixin:
+    def get_match(self) -> Match:
+        match = get_object_or_404(
+            Match.objects.select_related("competition", "home_team", "away_team"), pk=self.kwargs["pk"]
+        )
+        user = self.request.user
+        visible = visible_competitions(user).filter(pk=match.competition_id).exists()
+        if not (visible or permissions.can_enter_protocol(user, match)):
+            raise Http404("No such match.")
+        return match
+
+
+class MatchProtocolPdfView(MatchExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import pdf
+
+        return pdf.match_protocol_pdf(self.get_match())
+
+
+class MatchProtocolXlsxView(MatchExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import xlsx
+
+        return xlsx.match_protocol_xlsx(self.get_match())
+
+
+# -- a competition and its rounds ---------------------------------------------------------------
+
+
+class CompetitionExportMixin:
+    def get_competition(self) -> Competition:
+        return get_visible_competition(self.kwargs["pk"], self.request.user)
+
+    def get_round(self) -> Round:
+        competition = self.get_competition()
+        return get_object_or_404(Round.objects.select_related("competition"), competition=competition,
+                                 number=self.kwargs["number"])
+
+    def up_to_round(self) -> int | None:
+        """?round=N: the standings after round N."""
+        raw = self.request.GET.get("round", "").strip()
+        if not raw:
+            return None
+        if not raw.isdigit() or int(raw) < 1:
+            raise Http404("No such round.")
+        return int(raw)
+
+
+class StandingsPdfView(CompetitionExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import pdf
+
+        return pdf.standings_pdf(self.get_competition(), up_to_round=self.up_to_round())
+
+
+class StandingsXlsxView(CompetitionExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import xlsx
+
+        return xlsx.standings_xlsx(self.get_competition(), up_to_round=self.up_to_round())
+
+
+class RoundResultsPdfView(CompetitionExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import pdf
+
+        return pdf.round_results_pdf(self.get_round())
+
+
+class RoundResultsXlsxView(CompetitionExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import xlsx
+
+        return xlsx.round_results_xlsx(self.get_round())
+
+
+class CompetitionPdfView(CompetitionExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import pdf
+
+        return pdf.competition_pdf(self.get_competition())
+
+
+class CompetitionXlsxView(CompetitionExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import xlsx
+
+        return xlsx.competition_xlsx(self.get_competition())
+
+
+# -- blank protocols: secretaries only ----------------------------------------------------------
+
+
+def can_print_blank_protocols(user, round: Round) -> bool:
+    if permissions.can_manage_competition(user, round.competition):
+        return True
+    matches = round.matches.select_related("competition", "home_team")
+    return any(permissions.can_enter_protocol(user, match) for match in matches)
+
+
+class RoundBlankProtocolsPdfView(LoginRequiredMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import pdf
+
+        round = get_object_or_404(
+            Round.objects.select_related("competition__organiser"),
+            competition_id=self.kwargs["pk"],
+            number=self.kwargs["number"],
+        )
+        if not can_print_blank_protocols(self.request.user, round):
+            raise PermissionDenied
+        return pdf.round_blank_protocols_pdf(round)

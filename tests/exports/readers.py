@@ -1,0 +1,70 @@
+"""Reading documents back with the programs a user has: poppler (pdftotext, pdfinfo, pdffonts)."""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+# The documents print a true minus sign and a thin space between thousands; pdftotext reads the
+# thin space as a space, as a user's program would. Tests write numbers the same way: number(5500).
+_NORMALISE = str.maketrans({"\u202f": " ", "\u2009": " ", "\u2212": "-", "\xa0": " "})
+
+
+def number(value: int) -> str:
+    """5500 -> '5 500', -1780 -> '-1 780': a number as the documents print it, read back."""
+    return f"{value:,}".replace(",", " ")
+
+
+def squeeze(text: str) -> str:
+    """Runs of spaces (the gaps between table columns) as one space."""
+    return " ".join(text.split())
+
+
+def _run(program: str, data: bytes, *args: str) -> str:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "document.pdf"
+        path.write_bytes(data)
+        result = subprocess.run(
+            [program, *args, str(path), *(["-"] if program == "pdftotext" else [])],
+            capture_output=True,
+            check=True,
+            timeout=60,
+        )
+    return result.stdout.decode("utf-8")
+
+
+def pdf_text(data: bytes, *, normalise: bool = True) -> str:
+    """The text of every page, laid out as printed (one table row per line)."""
+    text = _run("pdftotext", data, "-layout", "-enc", "UTF-8")
+    return text.translate(_NORMALISE) if normalise else text
+
+
+def pdf_pages(data: bytes) -> list[str]:
+    return pdf_text(data).split("\f")[: pdf_page_count(data)]
+
+
+def pdf_page_count(data: bytes) -> int:
+    for line in _run("pdfinfo", data).splitlines():
+        if line.startswith("Pages:"):
+            return int(line.split()[1])
+    raise AssertionError("pdfinfo printed no page count")
+
+
+def pdf_info(data: bytes) -> dict[str, str]:
+    info = {}
+    for line in _run("pdfinfo", data).splitlines():
+        key, _, value = line.partition(":")
+        info[key.strip()] = value.strip()
+    return info
+
+
+def pdf_fonts(data: bytes) -> list[dict[str, str]]:
+    """pdffonts' table: name, type, whether embedded."""
+    lines = _run("pdffonts", data).splitlines()[2:]
+    fonts = []
+    for line in lines:
+        parts = line.split()
+        # name type [type2] encoding emb sub uni object ID
+        fonts.append({"name": parts[0], "embedded": parts[-5], "line": line})
+    return fonts

@@ -1,0 +1,202 @@
+"""PDF documents read back with poppler, as a user's program would: the match protocol, blank
+protocols for a round, the standings, a round's results and the whole competition."""
+
+from __future__ import annotations
+
+import re
+import socket
+from datetime import date
+
+import pytest
+from django.utils import translation
+
+from scoring.engine import get_rules, replay
+from scoring.exports import PDF, pdf
+from scoring.services import match_forfeit
+from tests import factories as f
+
+from .readers import number, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, squeeze
+
+pytestmark = pytest.mark.django_db
+
+
+def row_line(text: str, first: int) -> str:
+    """The printed line of a table row that starts with `first` (a deal or a rank), spaces squeezed."""
+    for line in text.splitlines():
+        if re.match(rf"\s*{first}(\s|$)", line):
+            return squeeze(line)
+    raise AssertionError(f"no row starting with {first} in:\n{text}")
+
+
+def printed_deal(deal) -> str:
+    """A replayed deal's row as the protocol prints it: per side the minimum, card points, canasta
+    bonus, going out, penalty (empty cells when 0), deal score and total; then how it ended."""
+    cells = [str(deal.number)]
+    for side in ("home", "away"):
+        score = deal.score.side(side)
+        cells += [number(deal.min_before(side)), number(score.cards)]
+        cells += [number(value) for value in (score.canastas, score.going_out, score.penalties) if value]
+        cells += [number(score.score), number(deal.total(side))]
+    cells.append({"out": "O", "stock": "S", "clock": "C"}[deal.entry.effective_end])
+    return " ".join(cells)
+
+
+def test_match_protocol_shows_teams_players_every_running_total_and_the_result(played, english):
+    filename, content_type, content = pdf.match_protocol_pdf(played["match"])
+
+    assert content_type == PDF
+    assert filename.endswith(".pdf") and "skaneserien" in filename
+    assert pdf_page_count(content) == 1
+    text = pdf_text(content)
+    match = played["match"]
+    for name in ("Hemmalaget", "Bortalaget", "Hemmaklubben", "Bortaklubben", "Skåneserien"):
+        assert name in text
+    for player in (*match.home_team.players, *match.away_team.players):
+        assert player.name in text
+    expected = replay(get_rules("sv-tavling"), list(f.EXPORT_SAMPLE_DEALS))
+    assert (expected.home_total, expected.away_total) == (5500, 3720)
+    for deal in expected.deals:
+        assert row_line(text, deal.number) == printed_deal(deal)
+    assert "Hemmalaget won" in text
+    assert "5 000 reached after deal 8." in text
+    assert re.search(r"Match points\s+1\s+0", text)
+    assert re.search(r"Final total\s+5 500\s+3 720", text)
+    assert "Signature, home team captain" in text
+    assert "Signature, away team captain" in text
+    assert "Confirmed by bortakapten" in text
+    assert f"http://127.0.0.1:8000/matches/{match.pk}/" in text
+    assert "Page 1 of 1" in text
+
+
+def test_match_protocol_breaks_each_deal_down(played, english):
+    """Deal 2: the away side went out concealed (120 + 500 + 200 = 820); deal 4: a penalty of 100."""
+    text = pdf_text(pdf.match_protocol_pdf(played["match"]).content)
+
+    # deal; home: min, cards, (no canasta, no going out, no penalty), score, total; away: the same; end
+    assert row_line(text, 2) == "2 90 -85 -85 1 800 15 120 500 200 820 780 O"
+    assert row_line(text, 4) == "4 90 300 800 100 1 200 3 510 50 -20 -100 -120 1 310 O"
+    assert row_line(text, 3).endswith(" S")  # the stock ran out
+
+
+def test_match_protocol_in_swedish_embeds_dejavu_and_numbers_pages(played):
+    with translation.override("sv"):
+        content = pdf.match_protocol_pdf(played["match"]).content
+    text = pdf_text(content)
+
+    assert "Sida 1 av 1" in text
+    assert "Skåneserien" in text
+    fonts = pdf_fonts(content)
+    assert fonts, "no fonts in the PDF"
+    assert all(font["embedded"] == "yes" for font in fonts)
+    assert any(font["name"].endswith("+DejaVu-Sans") for font in fonts)  # subset, embedded
+    assert pdf_info(content)["Page size"].startswith("595.")  # A4: 595 x 842 pt
+
+
+def test_walk_over_protocol_says_so_and_shows_the_award(db, english):
+    setup = f.protocol_setup()
+    match = match_forfeit(match=setup["match"], user=setup["secretary"], winner="away", expected_version=None)
+
+    text = pdf_text(pdf.match_protocol_pdf(match).content)
+
+    assert "Walk over: Bortalaget wins by the forfeit award." in text
+    assert "No deals were played." in text
+    assert re.search(r"Match points\s+0\s+1", text)
+    assert "Signature, home team captain" in text
+
+
+def test_unfinished_match_protocol_is_marked_preliminary(db, english):
+    setup = f.protocol_setup()
+    match = f.play_match(setup["match"], setup["secretary"], f.EXPORT_SAMPLE_DEALS[:3])
+
+    text = pdf_text(pdf.match_protocol_pdf(match).content)
+
+    assert "Preliminary: the match is not finished." in text
+    assert re.search(r"Final total\s+2 310\s+1 430", text)
+
+
+def test_blank_protocols_have_one_page_per_match_with_the_header_filled_in(full_round, english):
+    round_ = full_round["round"]
+    round_.date = date(2026, 10, 3)
+    round_.save()
+
+    filename, content_type, content = pdf.round_blank_protocols_pdf(round_)
+
+    assert content_type == PDF and filename.endswith(".pdf")
+    pages = pdf_pages(content)
+    assert len(pages) == len(full_round["matches"]) == 3
+    for page, match in zip(pages, sorted(full_round["matches"], key=lambda m: m.table)):
+        assert match.home_team.name in page and match.away_team.name in page
+        for player in (*match.home_team.players, *match.away_team.players):
+            assert player.name in page
+        assert "2026-10-03" in page
+        assert "Opening minimum" in page
+        # the reference table of sv-tavling: below 0 · 0–1495 · 1500–2995 · 3000 and more
+        for step in ("below 0", "0–1 495", "1 500–2 995", "3 000 and more"):
+            assert step in page
+        assert "Signature, home team captain" in page
+        assert row_line(page, 18)  # 18 empty deal rows, all on the page
+        assert f"Page {pages.index(page) + 1} of 3" in page
+
+
+def test_blank_protocol_prints_the_rule_sets_own_opening_table(db, english):
+    competition = f.make_competition(rules_key="sv-hem")
+    match = f.make_match(competition=competition)
+
+    text = pdf_text(pdf.round_blank_protocols_pdf(match.round).content)
+
+    for step in ("0–1 495", "1 500–2 495", "2 500 and more"):
+        assert step in text
+    # sv-hem counts red threes: the form has a column for them, and no note that they count nothing
+    assert "Red threes count nothing" not in text
+
+
+def test_standings_pdf_lists_teams_in_rank_order_with_the_competition_header(played, english):
+    competition = played["competition"]
+
+    filename, content_type, content = pdf.standings_pdf(competition)
+
+    text = pdf_text(content)
+    assert content_type == PDF and "standings" in filename
+    assert "Skåneserien 2026/27" in text
+    assert "Organiser: Hemmaklubben" in text
+    first, second = row_line(text, 1), row_line(text, 2)
+    assert first == "1 Hemmalaget 1 1 0 0 1 5 500 3 720 1 780"
+    assert second == "2 Bortalaget 1 0 0 1 0 3 720 5 500 -1 780"
+
+
+def test_round_results_and_competition_pdf(full_round, english):
+    round_ = full_round["round"]
+
+    results = pdf_text(pdf.round_results_pdf(round_).content)
+    assert row_line(results, 1) == "1 Hemmalaget Bortalaget 5 500 3 720 1 0 Confirmed"
+    assert row_line(results, 2) == "2 Östra lagen Ängelholm Scheduled"
+
+    content = pdf.competition_pdf(full_round["competition"]).content
+    text = pdf_text(content)
+    assert "Standings" in text and "Results by round" in text and "Round 1" in text
+    assert "Ängelholm" in text and "5 500" in text
+
+
+def test_rendering_never_touches_the_network(played, monkeypatch, english):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a PDF export opened a network connection")
+
+    monkeypatch.setattr(socket, "create_connection", refuse)
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    html = pdf.match_protocol_html(played["match"])
+    html = html.replace("</body>", '<img src="http://example.invalid/logo.png"></body>')
+
+    assert pdf.html_to_pdf(html).startswith(b"%PDF")
+    with pytest.raises(ValueError):
+        pdf.OfflineURLFetcher().fetch("https://example.invalid/style.css")
+
+
+def test_protocol_carries_the_record_url_as_a_qr_code(played, settings, english):
+    settings.SITE_URL = "https://canasta.example.org"
+
+    html = pdf.match_protocol_html(played["match"])
+
+    url = f"https://canasta.example.org/matches/{played['match'].pk}/"
+    assert url in html
+    assert 'src="data:image/svg+xml' in html
+    assert url in pdf_text(pdf.html_to_pdf(html))
