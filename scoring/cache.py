@@ -120,7 +120,8 @@ def _competition_figures(ref: str) -> dict[str, Any]:
     byes = Bye.objects.filter(round__competition_id=OuterRef(ref))
     return {
         "_last": _aggregate(matches, "MAX", "updated_at"),
-        "_matches": _aggregate(matches, "COUNT"),
+        # COUNT(updated_at), not COUNT(id): every value is in the index match_comp_stamp.
+        "_matches": _aggregate(matches, "COUNT", "updated_at"),
         "_versions": _aggregate(matches, "SUM", "version"),
         "_teams": _aggregate(teams, "COUNT"),
         "_byes": _aggregate(byes, "COUNT"),

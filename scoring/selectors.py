@@ -45,7 +45,14 @@ from django.db.models import (
 from django.db.models.functions import Coalesce, Collate
 
 from scoring.cache import cached_by_competition
-from scoring.engine.standings import HeadToHeadResult, StandingRow, TeamRecord, rank_teams, swedish_sort_key
+from scoring.engine.standings import (
+    METRICS,
+    HeadToHeadResult,
+    StandingRow,
+    TeamRecord,
+    rank_teams,
+    swedish_sort_key,
+)
 from scoring.models import Bye, Competition, Deal, Match, Player, Round, Team
 
 __all__ = [
@@ -200,6 +207,9 @@ def competition_standings(
     ]
     head_to_head: list[HeadToHeadResult] = []
     if "head_to_head" in points_rules.tiebreaks:
+        # Only matches between teams still tied when head-to-head is reached can matter; with no
+        # such tie the query finds nothing (team 0), so the number of queries stays the same.
+        tied = sorted(_tied_before_head_to_head(team_records, points_rules.tiebreaks)) or [0]
         head_to_head = [
             HeadToHeadResult(
                 home_id=home_id,
@@ -209,11 +219,23 @@ def competition_standings(
                 home_for=home_for or 0,
                 away_for=away_for or 0,
             )
-            for home_id, away_id, home_points, away_points, home_for, away_for in matches.values_list(
+            for home_id, away_id, home_points, away_points, home_for, away_for in matches.filter(
+                home_team_id__in=tied, away_team_id__in=tied
+            ).values_list(
                 "home_team_id", "away_team_id", "home_points", "away_points", "home_for", "away_for"
             ).order_by()
         ]
     return rank_teams(team_records, points_rules.tiebreaks, head_to_head)
+
+
+def _tied_before_head_to_head(records: list[TeamRecord], tiebreaks) -> set:
+    """Teams equal to another team on every tie-break before head_to_head (issue 7: a 600-team
+    table then reads a handful of matches for head-to-head instead of every match)."""
+    before = [name for name in tiebreaks[: list(tiebreaks).index("head_to_head")] if name != "name"]
+    groups: dict[tuple, list] = {}
+    for record in records:
+        groups.setdefault(tuple(METRICS[name](record) for name in before), []).append(record.team_id)
+    return {team_id for group in groups.values() if len(group) > 1 for team_id in group}
 
 
 def standings_preliminary_count(competition: Competition, up_to_round: int | None = None) -> int:

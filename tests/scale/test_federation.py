@@ -83,3 +83,24 @@ def test_a_small_federation_replays_to_its_stored_numbers():
     call_command("demo", "--scale", "federation", "--fraction", "0.01", stdout=again)
     assert "nothing was added" in again.getvalue()
     assert Match.objects.count() == 200
+
+
+def test_head_to_head_reads_only_the_tied_teams_matches_and_ranks_the_same(monkeypatch):
+    from scoring import selectors
+    from tests.factories import make_competition, make_result, make_team
+
+    teams = [make_team(name) for name in ("Alfa", "Beta", "Gamma", "Delta")]
+    competition = make_competition(teams=teams)
+    a, b, c, d = teams
+    # Alfa and Beta tie on points, card points and difference; Beta won their match.
+    make_result(competition, b, a, 5000, 4000, round_number=1)
+    make_result(competition, a, c, 5000, 4000, round_number=2)
+    make_result(competition, c, b, 5000, 4000, round_number=3)
+    make_result(competition, d, c, 5100, 3000, round_number=4)
+    lean = selectors.competition_standings.uncached(competition)
+    everyone = {team.pk for team in teams}
+    monkeypatch.setattr(selectors, "_tied_before_head_to_head", lambda records, tiebreaks: everyone)
+    full = selectors.competition_standings.uncached(competition)
+    assert [(row.rank_label, row.record.name) for row in lean] == [(row.rank_label, row.record.name) for row in full]
+    order = {row.record.name: row for row in lean}
+    assert order["Beta"].rank < order["Alfa"].rank and not order["Alfa"].tied  # head-to-head decided
