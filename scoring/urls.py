@@ -6,7 +6,7 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 
 from django.urls import path
 
-from scoring.views import exports, public
+from scoring.views import exports, public, public_clock, public_feeds
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -14,6 +14,34 @@ app_name = "scoring"
 urlpatterns = [
     # public: anyone, no login
     path("", public.StartPageView.as_view(), name="home"),
+    # -- public: competitions, rounds, matches, teams, players, clubs; embeds and feeds; hall clock
+    path("competitions/", public.CompetitionListView.as_view(), name="competition-list"),
+    path("competitions/<int:pk>/", public.CompetitionDetailView.as_view(), name="competition-detail"),
+    path("competitions/<int:pk>/live/", public.CompetitionLiveView.as_view(), name="competition-live"),
+    path("competitions/<int:pk>/rounds/", public.CompetitionRoundsView.as_view(), name="competition-rounds"),
+    path("competitions/<int:pk>/embed/", public_feeds.CompetitionEmbedView.as_view(), name="competition-embed"),
+    path("competitions/<int:pk>/feed.json", public_feeds.CompetitionFeedView.as_view(), name="competition-feed"),
+    path("competitions/<int:pk>/rounds/<int:number>/", public.RoundDetailView.as_view(), name="round-detail"),
+    path("competitions/<int:pk>/rounds/<int:number>/live/", public.RoundLiveView.as_view(), name="round-live"),
+    path("competitions/<int:pk>/rounds/<int:number>/clock/", public_clock.HallClockView.as_view(), name="round-clock"),
+    path(
+        "competitions/<int:pk>/rounds/<int:number>/clock/live/",
+        public_clock.HallClockPartialView.as_view(),
+        name="round-clock-live",
+    ),
+    path(
+        "competitions/<int:pk>/rounds/<int:number>/clock/start/",
+        public_clock.HallClockStartView.as_view(),
+        name="round-clock-start",
+    ),
+    path("matches/<int:pk>/", public.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<int:pk>/live/", public.MatchLiveView.as_view(), name="match-live"),
+    path("teams/<int:pk>/", public.TeamDetailView.as_view(), name="team-detail"),
+    path("teams/<int:pk>/fixtures.ics", public_feeds.TeamCalendarView.as_view(), name="team-calendar"),
+    path("players/<int:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
+    path("clubs/", public.ClubListView.as_view(), name="club-list"),
+    path("clubs/<int:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
+    # -- end of public
     # secretary: enter and confirm protocols
     # manage: set up clubs, competitions, rounds and matches
     # exports: PDF and Excel downloads

@@ -16,12 +16,15 @@ from .matches import (
     match_submit,
     match_void,
 )
+from .rounds import can_start_clock, round_clock_start
 
 __all__ = [
     "DealProblemsError",
     "DomainError",
     "MatchStateError",
     "StaleMatchError",
+    "can_start_clock",
+    "round_clock_start",
     "deal_correct",
     "deal_delete_last",
     "deals_record",

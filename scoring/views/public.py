@@ -1,8 +1,374 @@
-"""Pages anyone may see without logging in: the start page, and later standings, results and
-protocols."""
+"""Pages anyone may see without logging in: the start page, competitions and their standings,
+rounds and results, match protocols, teams, players and clubs."""
 
+from django.conf import settings
+from django.db.models import Q
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
+
+from scoring import public_selectors, selectors
+from scoring.models import Club, Match, Player, Team
+from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable, match_status_text
 
 
 class StartPageView(TemplateView):
     template_name = "scoring/public/home.html"
+
+
+# ---- Competitions, rounds, matches, teams, players and clubs (no login) ------------------------
+# Non-public competitions answer 404 to the public (scoring.public_selectors.visible_competitions);
+# team, player and club pages show only what belongs to public competitions. Views stay thin: the
+# reads are scoring.selectors and scoring.public_selectors, the tables scoring.tables.
+
+# Seconds between two looks for news while a round is played (htmx polling); tests set 1.
+DEFAULT_LIVE_POLL_SECONDS = 20
+# How many of a team's latest results make its "recent form".
+FORM_LENGTH = 5
+
+
+def live_poll_seconds() -> int:
+    return int(getattr(settings, "SCORING_LIVE_POLL_SECONDS", DEFAULT_LIVE_POLL_SECONDS))
+
+
+class PublicPageMixin:
+    """Context every public page uses: how often live parts poll."""
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["poll_seconds"] = live_poll_seconds()
+        return context
+
+
+class CompetitionListView(PublicPageMixin, TemplateView):
+    template_name = "scoring/public/competition_list.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        competitions = list(
+            public_selectors.visible_competitions(self.request.user).order_by("-season", "name")
+        )
+        live_ids = set(
+            Match.objects.filter(
+                competition__in=[c.pk for c in competitions], status=Match.Status.IN_PROGRESS
+            ).values_list("competition_id", flat=True)
+        )
+        context["competitions"] = [(competition, competition.pk in live_ids) for competition in competitions]
+        return context
+
+
+def _round_number(value, rounds) -> int | None:
+    """The ?after= round of the standings; anything not a round number means "all rounds"."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number in {r.number for r in rounds} else None
+
+
+class CompetitionMixin(PublicPageMixin):
+    """A visible competition from the URL, its rounds, and the live part of its page."""
+
+    embed = False
+
+    def dispatch(self, request, *args, **kwargs):
+        # Embeds are for other sites: public competitions only, whoever is signed in.
+        user = None if self.embed else request.user
+        self.competition = public_selectors.get_visible_competition(kwargs["pk"], user)
+        return super().dispatch(request, *args, **kwargs)
+
+    def link_target(self):
+        # Inside an iframe a link opens the full site in a new tab, not inside the frame.
+        return "_blank" if self.embed else None
+
+    def live_context(self) -> dict:
+        competition = self.competition
+        rounds = list(competition.rounds.order_by("number"))
+        after = _round_number(self.request.GET.get("after"), rounds)
+        rows = selectors.competition_standings(competition, up_to_round=after)
+        # With the standings after round N, that round's results; else the round being played.
+        current = next((r for r in rounds if r.number == after), None) or public_selectors.current_round(
+            competition
+        )
+        live_numbers = set(public_selectors.live_rounds(competition).values_list("number", flat=True))
+        # A look back ("after round 2") does not change while a later round is played.
+        live = bool(live_numbers) and (after is None or after >= min(live_numbers))
+        results = None
+        if current is not None:
+            results = ResultsTable(
+                selectors.round_results(current),
+                caption=current,
+                link_target=self.link_target(),
+            )
+        return {
+            "competition": competition,
+            "rounds": rounds,
+            "after": after,
+            "standings": StandingsTable(
+                rows,
+                card_points=competition.points_rules.card_points,
+                caption=self.standings_caption(after),
+                link_target=self.link_target(),
+            ),
+            "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
+            "current_round": current,
+            "current_results": results,
+            "current_byes": selectors.round_byes(current) if current is not None else [],
+            "live": live,
+            "embed": self.embed,
+        }
+
+    def standings_caption(self, after):
+        if after is None:
+            return _("Standings")
+        return _("Standings after round %(number)s") % {"number": after}
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context.update(self.live_context())
+        return context
+
+
+class CompetitionDetailView(CompetitionMixin, TemplateView):
+    """The standings (after any round), the current round's results, links to every round."""
+
+    template_name = "scoring/public/competition_detail.html"
+
+
+class CompetitionLiveView(CompetitionMixin, TemplateView):
+    """The live part of the competition page (standings and the current round), for htmx polling."""
+
+    template_name = "scoring/public/_competition_live.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        self.embed = request.GET.get("embed") == "1"
+        return super().dispatch(request, *args, **kwargs)
+
+
+class CompetitionRoundsView(CompetitionMixin, TemplateView):
+    """Every round of the competition with its results."""
+
+    template_name = "scoring/public/competition_rounds.html"
+
+    def get_context_data(self, **kwargs):
+        context = super(CompetitionMixin, self).get_context_data(**kwargs)
+        rounds = list(self.competition.rounds.order_by("number"))
+        live_numbers = set(public_selectors.live_rounds(self.competition).values_list("number", flat=True))
+        context.update(
+            competition=self.competition,
+            rounds=[
+                {
+                    "round": round_,
+                    "live": round_.number in live_numbers,
+                    "results": ResultsTable(selectors.round_results(round_), caption=round_),
+                    "byes": selectors.round_byes(round_),
+                }
+                for round_ in rounds
+            ],
+        )
+        return context
+
+
+class RoundMixin(CompetitionMixin):
+    def dispatch(self, request, *args, **kwargs):
+        self.competition = public_selectors.get_visible_competition(kwargs["pk"], request.user)
+        self.round = public_selectors.get_visible_round(self.competition, kwargs["number"])
+        return super(CompetitionMixin, self).dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super(CompetitionMixin, self).get_context_data(**kwargs)
+        round_ = self.round
+        context.update(
+            competition=self.competition,
+            round=round_,
+            results=ResultsTable(selectors.round_results(round_), caption=_("Results")),
+            byes=selectors.round_byes(round_),
+            live=public_selectors.round_is_live(round_),
+            clock=public_selectors.hall_clock(round_),
+            previous_round=self.competition.rounds.filter(number__lt=round_.number).order_by("-number").first(),
+            next_round=self.competition.rounds.filter(number__gt=round_.number).order_by("number").first(),
+        )
+        return context
+
+
+class RoundDetailView(RoundMixin, TemplateView):
+    template_name = "scoring/public/round_detail.html"
+
+
+class RoundLiveView(RoundMixin, TemplateView):
+    """The results of a round, for htmx polling while it is played."""
+
+    template_name = "scoring/public/_round_live.html"
+
+
+def match_end_text(match: Match, protocol) -> str:
+    """How the match ended (or where it stands), in one sentence."""
+    end_deal = protocol.state.end_deal
+    teams = {"home": match.home_team.name, "away": match.away_team.name}
+    winner = teams.get(match.winner)
+    if match.status == Match.Status.VOID:
+        return _("The match was abandoned.")
+    if match.end == Match.End.FORFEIT:
+        return _("Walk over: %(team)s wins.") % {"team": winner}
+    if match.end == Match.End.WARNINGS:
+        return _("Lost after repeated warnings: %(team)s wins.") % {"team": winner}
+    if match.end == Match.End.TARGET:
+        text = _("The match ended after deal %(number)s: 5000 was reached.") % {"number": end_deal}
+    elif match.end == Match.End.CLOCK:
+        if match.clock_expired and (not protocol.deals or protocol.deals[-1].end != "clock"):
+            text = _("The match ended by the clock: the final signal came after deal %(number)s.") % {
+                "number": end_deal
+            }
+        else:
+            text = _("The match ended by the clock: the final signal ended deal %(number)s.") % {
+                "number": end_deal
+            }
+    elif match.status == Match.Status.IN_PROGRESS:
+        return _("In progress: deal %(number)s is being played.") % {"number": match.deal_count + 1}
+    elif match.status == Match.Status.POSTPONED:
+        return _("The match has been postponed.")
+    else:
+        return _("The match has not started yet.")
+    if winner:
+        text += " " + _("%(team)s won.") % {"team": winner}
+    return text
+
+
+class MatchDetailView(PublicPageMixin, TemplateView):
+    """The protocol of a match deal by deal, each deal's breakdown on demand, and how it ended."""
+
+    template_name = "scoring/public/match_detail.html"
+
+    def get_match(self):
+        return public_selectors.get_visible_match(self.kwargs["pk"], self.request.user)
+
+    def get(self, request, *args, **kwargs):
+        self.match = self.get_match()
+        return super().get(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        match = self.match
+        protocol = public_selectors.match_protocol(match)
+        context.update(
+            match=match,
+            competition=match.competition,
+            protocol=protocol,
+            rules=match.rules,
+            live=match.status == Match.Status.IN_PROGRESS,
+            sides=[
+                ("home", match.home_team, match.home_substitute, match.home_total),
+                ("away", match.away_team, match.away_substitute, match.away_total),
+            ],
+            end_text=match_end_text(match, protocol),
+            status_text=match_status_text(match),
+        )
+        return context
+
+
+class MatchLiveView(MatchDetailView):
+    """The scoreboard and protocol for htmx polling; 204 (nothing to swap) while nothing changed."""
+
+    template_name = "scoring/public/_match_live.html"
+
+    def get(self, request, *args, **kwargs):
+        self.match = self.get_match()
+        if request.GET.get("version") == str(self.match.version) and self.match.status == Match.Status.IN_PROGRESS:
+            return HttpResponse(status=204)
+        return super(MatchDetailView, self).get(request, *args, **kwargs)
+
+
+def _form_letter(match: Match, team: Team) -> str | None:
+    """"win", "draw" or "loss" for `team`, or None when the match has no result."""
+    if match.winner == "draw":
+        return "draw"
+    if match.winner in ("home", "away"):
+        side = "home" if match.home_team_id == team.pk else "away"
+        return "win" if match.winner == side else "loss"
+    return None
+
+
+class TeamDetailView(PublicPageMixin, TemplateView):
+    """A team: its players, its results and fixtures in public competitions, its recent form."""
+
+    template_name = "scoring/public/team_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        team = get_object_or_404(
+            Team.objects.select_related("club", "player_one", "player_two"), pk=kwargs["pk"]
+        )
+        matches = list(selectors.team_results(team).filter(competition__is_public=True))
+        played = [m for m in matches if m.status in public_selectors.HAS_RESULT and m.winner]
+        form = [
+            {"match": m, "outcome": _form_letter(m, team), "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
+            for m in played[-FORM_LENGTH:]
+        ]
+        context.update(
+            team=team,
+            results=ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None,
+            fixtures=ResultsTable(
+                [m for m in matches if m not in played and m.status != Match.Status.VOID],
+                caption=_("Fixtures"),
+                across_rounds=True,
+            ),
+            form=form,
+            competitions=team.competitions.filter(is_public=True).order_by("-season", "name"),
+        )
+        return context
+
+
+class PlayerDetailView(PublicPageMixin, TemplateView):
+    """A player: teams, matches and figures (deals, average deal score, canastas, goings out, wins)."""
+
+    template_name = "scoring/public/player_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        player = get_object_or_404(Player.objects.select_related("club"), pk=kwargs["pk"])
+        matches = public_selectors.player_matches(player)
+        per_competition = public_selectors.public_player_statistics(player, matches)
+        teams = Team.objects.filter(Q(player_one=player) | Q(player_two=player)).select_related("club")
+        context.update(
+            player=player,
+            statistics=public_selectors.sum_statistics([stats for _c, stats in per_competition]),
+            per_competition=(
+                PlayerStatisticsTable(per_competition, caption=_("Per competition"))
+                if len(per_competition) > 1
+                else None
+            ),
+            teams=teams,
+            results=ResultsTable(matches, caption=_("Matches"), across_rounds=True) if matches else None,
+        )
+        return context
+
+
+class ClubListView(PublicPageMixin, TemplateView):
+    template_name = "scoring/public/club_list.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        context["clubs"] = selectors.order_by_name(Club.objects.all())
+        return context
+
+
+class ClubDetailView(PublicPageMixin, TemplateView):
+    """A club: its teams, its players, the public competitions it organises."""
+
+    template_name = "scoring/public/club_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        club = get_object_or_404(Club, pk=kwargs["pk"])
+        context.update(
+            club=club,
+            teams=selectors.order_by_name(
+                club.teams.select_related("player_one", "player_two")
+            ),
+            players=selectors.order_by_name(club.players.all()),
+            competitions=public_selectors.visible_competitions(self.request.user)
+            .filter(organiser=club)
+            .order_by("-season", "name"),
+        )
+        return context

@@ -1,0 +1,303 @@
+"""Reads for the public pages that scoring.selectors does not offer.
+
+Owns: which competitions the public (and a signed-in organiser) may see, the protocol of one match
+as the engine replays it (deal by deal, with each side's score breakdown), whether a round is being
+played right now (the pages then poll for news), the hall clock of a round, and a team's fixtures
+for its calendar feed.
+
+Terms: a *visible* competition is a public one, or one the signed-in user organises; everything of a
+competition that is not visible (its rounds, matches, embeds, feeds) answers 404. A round is *live*
+while one of its matches is in progress, or on the day it is played while a match has not started.
+Every number shown comes from the engine (scoring.services.match_state replays the stored deals);
+nothing here computes a score.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from datetime import datetime, timedelta
+
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.http import Http404
+from django.utils import timezone
+
+from scoring import permissions
+from scoring.engine import HOME, MatchState, Problem, ReplayedDeal, SideScore
+from scoring.models import Competition, Match, Player, Round, Team
+from scoring.selectors import PlayerStatistics, player_statistics
+from scoring.services import match_state
+
+S = Match.Status
+
+# Results that exist (a match was played or closed); scheduled and postponed matches have none.
+HAS_RESULT = (S.FINISHED, S.SUBMITTED, S.CONFIRMED)
+
+
+# -- visibility ---------------------------------------------------------------------------------
+
+
+def visible_competitions(user=None) -> QuerySet[Competition]:
+    """Public competitions, plus those a signed-in site admin or organising secretary may manage."""
+    competitions = Competition.objects.select_related("organiser")
+    if permissions.is_site_admin(user):
+        return competitions
+    if getattr(user, "is_authenticated", False):
+        return competitions.filter(Q(is_public=True) | Q(organiser__in=user.secretary_of.all()))
+    return competitions.filter(is_public=True)
+
+
+def get_visible_competition(pk: int, user=None) -> Competition:
+    try:
+        return visible_competitions(user).get(pk=pk)
+    except Competition.DoesNotExist:
+        raise Http404("No such competition.") from None
+
+
+def get_visible_round(competition: Competition, number: int) -> Round:
+    try:
+        return competition.rounds.get(number=number)
+    except Round.DoesNotExist:
+        raise Http404("No such round.") from None
+
+
+def get_visible_match(pk: int, user=None) -> Match:
+    match = (
+        Match.objects.select_related(
+            "competition",
+            "competition__organiser",
+            "round",
+            "home_team__club",
+            "away_team__club",
+            "home_team__player_one",
+            "home_team__player_two",
+            "away_team__player_one",
+            "away_team__player_two",
+            "home_substitute",
+            "away_substitute",
+        )
+        .filter(competition__in=visible_competitions(user))
+        .filter(pk=pk)
+        .first()
+    )
+    if match is None:
+        raise Http404("No such match.")
+    return match
+
+
+def public_matches() -> QuerySet[Match]:
+    """Matches of public competitions, for pages about a team, a player or a club."""
+    return Match.objects.filter(competition__is_public=True)
+
+
+# -- the protocol of one match ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ProtocolSide:
+    """One side's line of one deal: what the protocol says and the engine's numbers."""
+
+    side: str
+    score: int
+    total: int
+    min_before: int
+    breakdown: SideScore
+    natural: int
+    mixed: int
+    red3: int
+    penalty: int
+    melded: bool
+    went_out: bool
+    concealed: bool
+
+
+@dataclass(frozen=True)
+class ProtocolDeal:
+    number: int
+    home: ProtocolSide
+    away: ProtocolSide
+    end: str  # "out", "stock" or "clock"
+    out: str | None
+    concealed: bool
+    warnings: tuple[Problem, ...]
+    ends_match: bool
+
+    @property
+    def sides(self) -> tuple[ProtocolSide, ProtocolSide]:
+        return (self.home, self.away)
+
+
+@dataclass(frozen=True)
+class MatchProtocol:
+    match: Match
+    state: MatchState
+    deals: tuple[ProtocolDeal, ...]
+
+    @property
+    def home_total(self) -> int:
+        return self.state.home_total
+
+    @property
+    def away_total(self) -> int:
+        return self.state.away_total
+
+
+def _protocol_side(replayed: ReplayedDeal, side: str) -> ProtocolSide:
+    entry = replayed.entry
+    side_entry = entry.side(side)
+    return ProtocolSide(
+        side=side,
+        score=replayed.score.side(side).score,
+        total=replayed.total(side),
+        min_before=replayed.min_before(side),
+        breakdown=replayed.score.side(side),
+        natural=side_entry.natural,
+        mixed=side_entry.mixed,
+        red3=side_entry.red3,
+        penalty=side_entry.penalty,
+        melded=entry.melded(side),
+        went_out=entry.out == side,
+        concealed=entry.out == side and entry.concealed,
+    )
+
+
+def match_protocol(match: Match) -> MatchProtocol:
+    """The match's deals replayed by the engine: scores, breakdowns, running totals, minimums."""
+    state = match_state(match)
+    deals = tuple(
+        ProtocolDeal(
+            number=replayed.number,
+            home=_protocol_side(replayed, HOME),
+            away=_protocol_side(replayed, "away"),
+            end=replayed.entry.effective_end,
+            out=replayed.entry.out,
+            concealed=replayed.entry.concealed,
+            warnings=replayed.warnings,
+            ends_match=state.end_deal == replayed.number and state.end is not None,
+        )
+        for replayed in state.deals
+    )
+    return MatchProtocol(match=match, state=state, deals=deals)
+
+
+# -- live rounds ---------------------------------------------------------------------------------
+
+
+def _live_match_q(today) -> Q:
+    return Q(status=S.IN_PROGRESS) | Q(status=S.SCHEDULED, round__date=today)
+
+
+def round_is_live(round_: Round) -> bool:
+    """Pages poll for news while a match of the round is played (or about to be, on its day)."""
+    today = timezone.localdate()
+    return round_.matches.filter(_live_match_q(today)).exists()
+
+
+def live_rounds(competition: Competition) -> QuerySet[Round]:
+    today = timezone.localdate()
+    live = Match.objects.filter(round=OuterRef("pk")).filter(_live_match_q(today))
+    return competition.rounds.filter(Exists(live))
+
+
+def current_round(competition: Competition) -> Round | None:
+    """The round the competition is at: one being played, else the last with a result, else the first."""
+    rounds = competition.rounds.all()
+    live = live_rounds(competition).order_by("number").first()
+    if live is not None:
+        return live
+    played = (
+        rounds.filter(matches__status__in=[*HAS_RESULT, S.VOID]).order_by("-number").first()
+    )
+    return played or rounds.order_by("number").first()
+
+
+# -- the hall clock ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HallClock:
+    """The signals of a timed round: the main signal (no new deal after it) and the final one."""
+
+    started_at: datetime | None
+    main_minutes: int
+    extra_minutes: int
+
+    @property
+    def final_minutes(self) -> int:
+        return self.main_minutes + self.extra_minutes
+
+    @property
+    def main_signal_at(self) -> datetime | None:
+        if self.started_at is None:
+            return None
+        return self.started_at + timedelta(minutes=self.main_minutes)
+
+    @property
+    def final_signal_at(self) -> datetime | None:
+        if self.started_at is None:
+            return None
+        return self.started_at + timedelta(minutes=self.final_minutes)
+
+
+def hall_clock(round_: Round) -> HallClock | None:
+    """None when the competition's rule set plays without a clock."""
+    rules = round_.competition.rules
+    if not rules.has_clock:
+        return None
+    return HallClock(
+        started_at=round_.clock_started_at,
+        main_minutes=rules.clock_main_minutes,
+        extra_minutes=rules.clock_extra_minutes,
+    )
+
+
+# -- a team's fixtures ---------------------------------------------------------------------------
+
+
+def team_fixtures(team: Team) -> QuerySet[Match]:
+    """Every match of the team in a public competition, with what a calendar entry needs."""
+    return (
+        public_matches()
+        .filter(Q(home_team=team) | Q(away_team=team))
+        .select_related("competition", "round", "home_team__club", "away_team__club")
+        .order_by("round__date", "scheduled_start", "round__number", "table", "pk")
+    )
+
+
+# -- a player's matches and figures --------------------------------------------------------------
+
+
+def player_matches(player: Player) -> list[Match]:
+    """The matches of a player's teams (or where they substituted) in public competitions, newest
+    first; scheduled ones left out."""
+    in_match = Q()
+    for side in ("home", "away"):
+        in_match |= (
+            Q(**{f"{side}_team__player_one": player})
+            | Q(**{f"{side}_team__player_two": player})
+            | Q(**{f"{side}_substitute": player})
+        )
+    return list(
+        public_matches()
+        .filter(in_match)
+        .exclude(status__in=(S.SCHEDULED, S.POSTPONED))
+        .select_related("competition", "round", "home_team", "away_team")
+        .order_by(F("round__date").desc(nulls_last=True), "-round__number", "-pk")
+    )
+
+
+def public_player_statistics(
+    player: Player, matches: list[Match] | None = None
+) -> list[tuple[Competition, PlayerStatistics]]:
+    """selectors.player_statistics for each public competition the player has played in
+    (`matches`: the player's matches, when the caller has them already)."""
+    if matches is None:
+        matches = player_matches(player)
+    competition_ids = {match.competition_id for match in matches}
+    competitions = Competition.objects.filter(pk__in=competition_ids).order_by("-season", "name")
+    return [(competition, player_statistics(player, competition)) for competition in competitions]
+
+
+def sum_statistics(parts: list[PlayerStatistics]) -> PlayerStatistics:
+    """Figures over several competitions: every field of PlayerStatistics is a count or a sum."""
+    names = [f.name for f in fields(PlayerStatistics)]
+    return PlayerStatistics(**{name: sum(getattr(part, name) for part in parts) for name in names})

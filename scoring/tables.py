@@ -1,0 +1,292 @@
+"""django-tables2 tables of the site: standings (tabell) and results of matches (partier).
+
+Standings are never user-sortable: the rank is the order, and tied teams show as "3=". Column
+headers are short (Sp, V, O, F) with the full word in an <abbr> title and in a legend under the
+table, so nothing depends on hovering. Numbers are formatted by scoring.templatetags.public_format
+(thin space between thousands, a true minus sign); the numbers themselves come from the engine and
+the selectors.
+"""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+from scoring.models import Match
+from scoring.templatetags.public_format import format_match_points, format_points
+
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+
+
+class AbbrColumn(tables.Column):
+    """A column whose header is a short abbreviation with the full name as its title."""
+
+    def __init__(self, *args, short, full, **kwargs):
+        self.short = short
+        self.full = full
+        kwargs.setdefault("verbose_name", full)
+        kwargs.setdefault("attrs", NUM)
+        super().__init__(*args, **kwargs)
+
+    @property
+    def header(self):
+        return format_html('<abbr title="{}">{}</abbr>', self.full, self.short)
+
+
+class PointsColumn(AbbrColumn):
+    def render(self, value):
+        return format_points(value)
+
+
+class SignedPointsColumn(AbbrColumn):
+    def render(self, value):
+        return format_points(value, signed=True)
+
+
+class MatchPointsColumn(AbbrColumn):
+    def render(self, value):
+        return format_match_points(value)
+
+
+# The abbreviations, in the order of the columns; the legend under the table lists them.
+STANDINGS_LEGEND = (
+    ("played", pgettext_lazy("standings column, short", "Pl"), _("Played")),
+    ("won", pgettext_lazy("standings column, short", "W"), _("Won")),
+    ("drawn", pgettext_lazy("standings column, short", "D"), _("Drawn")),
+    ("lost", pgettext_lazy("standings column, short", "L"), _("Lost")),
+    ("points", pgettext_lazy("standings column, short", "Pts"), _("Match points")),
+    ("card_points_for", pgettext_lazy("standings column, short", "For"), _("Card points for")),
+    ("card_points_against", pgettext_lazy("standings column, short", "Ag."), _("Card points against")),
+    ("difference", pgettext_lazy("standings column, short", "+/−"), _("Difference")),
+)
+_SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
+_FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
+
+
+def _team_link(team_id, name, link_target: str | None = None):
+    url = reverse("scoring:team-detail", args=[team_id])
+    if link_target:
+        return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, name)
+    return format_html('<a href="{}">{}</a>', url, name)
+
+
+class StandingsTable(tables.Table):
+    """Rows are engine StandingRow objects (rank, tied, rank_label, record)."""
+
+    rank = tables.Column(
+        accessor="rank_label",
+        verbose_name=pgettext_lazy("standings", "Rank"),
+        attrs={"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}},
+    )
+    team = tables.Column(
+        accessor="record__name",
+        verbose_name=_("Team"),
+        attrs={"th": {"class": "standings__team"}, "td": {"class": "standings__team"}},
+    )
+    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
+    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"])
+    drawn = AbbrColumn(accessor="record__drawn", short=_SHORT["drawn"], full=_FULL["drawn"])
+    lost = AbbrColumn(accessor="record__lost", short=_SHORT["lost"], full=_FULL["lost"])
+    points = MatchPointsColumn(
+        accessor="record__points",
+        short=_SHORT["points"],
+        full=_FULL["points"],
+        attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
+    )
+    card_points_for = PointsColumn(
+        accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"]
+    )
+    card_points_against = PointsColumn(
+        accessor="record__card_points_against",
+        short=_SHORT["card_points_against"],
+        full=_FULL["card_points_against"],
+    )
+    difference = SignedPointsColumn(
+        accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"]
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table standings"}
+        row_attrs = {
+            "data-team-id": lambda record: record.record.team_id,
+            "class": lambda record: "standings__row--tied" if record.tied else "",
+        }
+
+    def __init__(self, data, *, card_points: str = "totals", caption=None, link_target=None, **kwargs):
+        if card_points == "difference":
+            # The Finnish way ranks and shows the difference only (RULES.md, competition presets).
+            kwargs.setdefault("exclude", ("card_points_for", "card_points_against"))
+        super().__init__(data, **kwargs)
+        self.caption = caption
+        self.link_target = link_target
+
+    def render_rank(self, record):
+        if record.tied:
+            return format_html(
+                '{}<span class="visually-hidden"> {}</span>', record.rank_label, _("(shared)")
+            )
+        return record.rank_label
+
+    def render_team(self, record):
+        return _team_link(record.record.team_id, record.record.name, self.link_target)
+
+    @property
+    def legend(self):
+        shown = {column.name for column in self.columns}
+        return [(short, full) for key, short, full in STANDINGS_LEGEND if key in shown]
+
+
+# -- results ---------------------------------------------------------------------------------------
+
+STATUS_TEXT = {
+    Match.Status.SCHEDULED: _("Not started"),
+    Match.Status.IN_PROGRESS: _("In progress"),
+    Match.Status.FINISHED: _("Finished, not yet submitted"),
+    Match.Status.SUBMITTED: _("Awaiting confirmation"),
+    Match.Status.CONFIRMED: _("Confirmed"),
+    Match.Status.POSTPONED: _("Postponed"),
+    Match.Status.VOID: _("Abandoned"),
+}
+
+
+def match_status_text(match: Match) -> str:
+    if match.status == Match.Status.IN_PROGRESS:
+        return _("In progress, deal %(number)s") % {"number": match.deal_count + 1}
+    if match.status == Match.Status.FINISHED and not match.competition.requires_confirmation:
+        return _("Finished")
+    return STATUS_TEXT.get(match.status, match.get_status_display())
+
+
+def has_score(match: Match) -> bool:
+    return match.deal_count > 0 or match.end in (Match.End.FORFEIT, Match.End.WARNINGS)
+
+
+class ResultsTable(tables.Table):
+    """Rows are Match objects (with competition, home_team and away_team selected); rows from
+    selectors.round_results carry `preliminary`, marked with a word."""
+
+    when = tables.Column(
+        empty_values=(),
+        verbose_name=_("When"),
+        attrs={"td": {"class": "results__when"}},
+    )
+    table = tables.Column(
+        verbose_name=pgettext_lazy("playing table", "Table"),
+        attrs={"th": {"class": "num results__table"}, "td": {"class": "num results__table"}},
+        default="",
+    )
+    teams = tables.Column(
+        empty_values=(),
+        verbose_name=_("Match"),
+        attrs={"td": {"class": "results__teams"}},
+    )
+    result = tables.Column(
+        empty_values=(),
+        verbose_name=_("Result"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num results__result"}},
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table results"}
+        row_attrs = {
+            "data-match-id": lambda record: record.pk,
+            "data-status": lambda record: record.status,
+        }
+
+    def __init__(self, data, *, caption=None, link_target=None, across_rounds=False, **kwargs):
+        # One round's results show the playing table; a team's or a player's, when and where.
+        kwargs.setdefault("exclude", ("table",) if across_rounds else ("when",))
+        super().__init__(data, **kwargs)
+        self.caption = caption
+        self.link_target = link_target
+
+    def render_when(self, record):
+        competition = record.competition
+        url = reverse("scoring:competition-detail", args=[competition.pk])
+        parts = []
+        if record.round is not None:
+            parts.append(str(record.round))
+            if record.round.date:
+                parts.append(date_format(record.round.date, "MONTH_DAY_FORMAT"))
+        return format_html(
+            '{}<span class="results__competition"><a href="{}">{}</a></span>',
+            " · ".join(parts),
+            url,
+            competition.name,
+        )
+
+    def _link(self, url, text, css=""):
+        if self.link_target:
+            return format_html(
+                '<a href="{}" class="{}" target="{}" rel="noopener">{}</a>', url, css, self.link_target, text
+            )
+        return format_html('<a href="{}" class="{}">{}</a>', url, css, text)
+
+    def render_teams(self, record):
+        home = _team_link(record.home_team_id, record.home_team.name, self.link_target)
+        away = _team_link(record.away_team_id, record.away_team.name, self.link_target)
+        return format_html(
+            '<span class="results__home">{}</span><span class="results__dash" aria-hidden="true"> – </span>'
+            '<span class="visually-hidden"> {} </span><span class="results__away">{}</span>'
+            '<span class="results__status">{}</span>',
+            home,
+            pgettext_lazy("match between", "against"),
+            away,
+            self.status_text(record),
+        )
+
+    def render_result(self, record):
+        url = reverse("scoring:match-detail", args=[record.pk])
+        if not has_score(record):
+            return self._link(url, _("Protocol"), "results__protocol")
+        text = format_html(
+            '<span class="results__total">{}</span>\u2009–\u2009<span class="results__total">{}</span>',
+            format_points(record.home_total),
+            format_points(record.away_total),
+        )
+        return self._link(url, text, "results__score")
+
+    def status_text(self, record):
+        text = match_status_text(record)
+        if record.status == Match.Status.VOID or record.end in (Match.End.FORFEIT, Match.End.WARNINGS):
+            text = f"{text} · {record.get_end_display()}"
+        if getattr(record, "preliminary", False):
+            return format_html('{} <span class="badge badge--preliminary">{}</span>', text, _("preliminary"))
+        return text
+
+
+# -- a player's figures per competition ------------------------------------------------------------
+
+
+class PlayerStatisticsTable(tables.Table):
+    """Rows are (competition, selectors.PlayerStatistics) pairs."""
+
+    competition = tables.Column(accessor="0", verbose_name=_("Competition"))
+    matches = tables.Column(accessor="1__matches", verbose_name=_("Matches"), attrs=NUM)
+    won = tables.Column(accessor="1__won", verbose_name=_("Won"), attrs=NUM)
+    deals = tables.Column(accessor="1__deals", verbose_name=_("Deals"), attrs=NUM)
+    average = tables.Column(
+        accessor="1__average_deal_score", verbose_name=_("Average deal score"), attrs=NUM, default="–"
+    )
+    canastas = tables.Column(accessor="1__canastas", verbose_name=_("Canastas"), attrs=NUM)
+    goings_out = tables.Column(accessor="1__goings_out", verbose_name=_("Goings out"), attrs=NUM)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table player-statistics"}
+
+    def __init__(self, data, *, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_competition(self, value):
+        url = reverse("scoring:competition-detail", args=[value.pk])
+        return format_html('<a href="{}">{} {}</a>', url, value.name, value.season)
+
+    def render_average(self, value):
+        return format_points(round(value))

@@ -1,0 +1,127 @@
+"""A match's protocol page: every deal's scores, running totals and opening minimums as the engine
+computes them, each deal's breakdown, and how the match ended."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from scoring.templatetags.public_format import format_points
+from tests.factories import deal, make_match, protocol_setup, winning_deal
+
+pytestmark = pytest.mark.django_db
+
+
+def protocol_html(client, match) -> str:
+    response = client.get(reverse("scoring:match-detail", args=[match.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def deal_numbers_row(html: str, number: int) -> list[str]:
+    block = html.split(f'id="deal-{number}"', 1)[1].split('class="deal__more"', 1)[0]
+    cells = re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", block, re.S)
+    return [re.sub(r"<[^>]+>", "", cell).strip() for cell in cells]
+
+
+def test_every_deal_shows_score_running_total_and_minimum(client, league):
+    match = league["played"]
+    html = protocol_html(client, match)
+
+    deals = list(match.deals.order_by("number"))
+    assert len(deals) == 8
+    for stored in deals:
+        row = deal_numbers_row(html, stored.number)
+        assert row == [
+            str(stored.number),
+            str(stored.home_min_before), format_points(stored.home_score), format_points(stored.home_total),
+            str(stored.away_min_before), format_points(stored.away_score), format_points(stored.away_total),
+        ]
+    # The sample protocol's known totals (tests.factories.EXPORT_SAMPLE_DEALS).
+    assert deal_numbers_row(html, 8)[3] == "5\u202f500"
+    assert deal_numbers_row(html, 8)[6] == "3\u202f720"
+
+
+def test_the_end_of_the_match_and_the_winner(client, league):
+    html = protocol_html(client, league["played"])
+
+    assert "Matchen slutade efter giv 8: 5000 uppnåddes. Essen vann." in html
+    assert "slutade här" in html  # marked on deal 8
+    assert "★ Vinnare" in html
+    assert "Matchpoäng: Essen 1, Kungarna 0" in html
+    assert "Protokoll: Bekräftad" in html
+
+
+def test_a_deal_breakdown_from_the_engine(client, league):
+    html = protocol_html(client, league["played"])
+    # Deal 2: the away side went out concealed with one natural canasta and 120 card points.
+    block = html.split('id="deal-2"', 1)[1].split('id="deal-3"', 1)[0]
+
+    assert "<details>" in block
+    assert "Kungarna gick ut (dolt)" in block
+    assert "1 ren" in block
+    text = re.sub(r"<[^>]+>", " ", block)
+    text = re.sub(r"\s+", " ", text)
+    assert "Kortpoäng −85 120" in text
+    assert "Canastor 0 1 ren 500" in text
+    assert "Utgång 0 dolt 200" in text
+    assert "Givpoäng −85 820" in text
+    # Deal 4: a penalty of 100 for the away side.
+    block4 = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split('id="deal-4"', 1)[1].split('id="deal-5"', 1)[0]))
+    assert "Straff 0 −100" in block4
+
+
+def test_walk_over(client):
+    setup = protocol_setup()
+    match = services.match_forfeit(match=setup["match"], user=setup["secretary"], winner="away",
+                                   reason="Hemmalaget kom inte", expected_version=None)
+    html = protocol_html(client, match)
+
+    assert "Walk over: Bortalaget vinner." in html
+    assert "Hemmalaget kom inte" in html
+    assert "Ingen giv har registrerats" not in html
+
+
+def test_ended_by_the_clock_between_deals(client):
+    setup = protocol_setup()
+    match = services.deals_record(match=setup["match"], user=setup["secretary"],
+                                  entry=winning_deal(1, "home"), expected_version=None)
+    match = services.match_declare_clock(match=match, user=setup["secretary"], expected_version=None)
+    html = protocol_html(client, match)
+
+    assert "Matchen slutade på tid: slutsignalen kom efter giv 1. Hemmalaget vann." in html
+
+
+def test_ended_by_the_final_signal_during_a_deal(client):
+    setup = protocol_setup()
+    match = services.deals_record(
+        match=setup["match"], user=setup["secretary"],
+        entry=deal(1, home_cards=120, away_cards=60, end="clock"), expected_version=None,
+    )
+    html = protocol_html(client, match)
+
+    assert "slutsignalen avbröt giv 1" in html
+    assert "Avbruten av slutsignalen" in html
+
+
+def test_abandoned_match(client):
+    setup = protocol_setup()
+    match = services.deals_record(match=setup["match"], user=setup["secretary"],
+                                  entry=winning_deal(1, "home"), expected_version=None)
+    match = services.match_void(match=match, user=setup["secretary"], reason="Strömavbrott",
+                                expected_version=None)
+    html = protocol_html(client, match)
+
+    assert "Matchen avbröts." in html
+    assert "Strömavbrott" in html
+
+
+def test_a_match_not_started(client):
+    match = make_match()
+    html = protocol_html(client, match)
+
+    assert "Matchen har inte börjat än." in html
+    assert "Ingen giv har registrerats än." in html
