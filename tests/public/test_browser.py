@@ -1,14 +1,17 @@
 """The public pages in real headless Chromium at a phone's size (390 × 844): a player finds the
-league, the standings, a match protocol and a player's figures; and a round's results arrive live
-while the page is open. Screenshots go to $PUBLIC_SCREENSHOTS (or the test's temporary folder)."""
+league, the standings, a match protocol and a player's figures; a round's results arrive live
+while the page is open; the hall clock gives its signal. Screenshots go to $PUBLIC_SCREENSHOTS (or the test's temporary folder)."""
 
 from __future__ import annotations
 
 import os
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect, sync_playwright
 
 from scoring import services
@@ -107,4 +110,28 @@ def test_a_new_deal_appears_on_the_open_round_page(live_server, league, phone, s
     expect(row).to_contain_text("3 770", timeout=15_000)
     expect(row).to_contain_text("Pågår, giv 3")
     page.screenshot(path=shots / "5-live-round.png", full_page=True)
+    assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_hall_clock_counts_down_and_gives_the_main_signal(live_server, league, phone, shots):
+    page, problems = phone
+    competition = league["competition"]
+    # Started 50 minutes ago less two seconds: the main signal comes while the page is open.
+    services.round_clock_start(
+        round=competition.rounds.get(number=1),
+        user=league["secretary"],
+        at=timezone.now() - timedelta(minutes=50) + timedelta(seconds=2),
+    )
+    page.goto(live_server.url + reverse("scoring:round-clock", args=[competition.pk, 1]))
+    sound = page.get_by_role("button", name="Slå på ljudet")
+    sound.click()
+    expect(page.get_by_role("button", name="Ljudet är på")).to_have_attribute("aria-pressed", "true")
+
+    status = page.locator("[data-role=status]")
+    expect(status).to_contain_text("ingen ny giv får ges", timeout=10_000)
+    expect(page.locator("body")).to_have_class(re.compile(r"\bhall--signal-main\b"))
+    expect(page.locator("[data-role=main-left]")).to_have_text("00:00")
+    expect(page.locator("[data-role=final-left]")).to_contain_text("09:")
+    page.screenshot(path=shots / "6-hall-clock-signal.png", full_page=True)
     assert problems == []
