@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from tests.factories import winning_deal
+from tests.factories import make_admin, winning_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -82,3 +82,21 @@ def test_match_partial_answers_204_until_the_match_changes(client, league):
 
     assert response.status_code == 200
     assert 'id="deal-2"' in response.content.decode()
+
+
+def test_competition_partial_carries_the_standings_and_the_round_being_played(client, league):
+    competition, live = league["competition"], league["live"]
+    url = reverse("scoring:competition-live", args=[competition.pk])
+    for number in (2, 3):
+        live = services.deals_record(match=live, user=league["secretary"], entry=winning_deal(number, "home"),
+                                     expected_version=live.version)
+    # Finished: the result shows at once, and counts once it is confirmed.
+    partial = client.get(url).content.decode()
+    assert "5\u202f655" in partial and "preliminärt" in partial
+    live = services.match_submit(match=live, user=league["secretary"], expected_version=live.version)
+    services.match_confirm(match=live, user=make_admin(), expected_version=live.version)
+
+    partial = client.get(url).content.decode()
+    rows = partial.split('class="data-table standings"', 1)[1].split("</table>", 1)[0]
+    assert rows.index(">Damerna<") < rows.index(">Kungarna<")
+    assert "väntar på bekräftelse" not in partial
