@@ -12,12 +12,13 @@ SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-de
 # spreadsheets in a real spreadsheet program (LibreOffice Calc).
 SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 libreoffice-calc-nogui
 
-.PHONY: help run test bench system-deps system-deps-test venv venv-dev messages
+.PHONY: help run test bench load system-deps system-deps-test venv venv-dev messages
 
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
 	@echo "make test    run the test suite"
 	@echo "make bench   run the benchmarks in tests/perf (one JSON line per figure)"
+	@echo "make load    a bounded load test: gunicorn on loopback, 50 users for 60 s (LOAD_ARGS=...)"
 	@echo "make messages  merge locale/sv/parts/*.po into django.po and compile django.mo"
 
 # Install missing Debian packages when root; otherwise say what is missing and stop.
@@ -72,6 +73,12 @@ bench: system-deps venv-dev
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "No benchmarks in tests/perf yet."; exit 0; fi; \
 	exit $$status
+
+# A bounded load test on loopback: gunicorn, demo data in a scratch database, 50 users for 60 s.
+# Options: make load LOAD_ARGS="--users 20 --seconds 30 --think 0 --postgres --public-logged-in".
+LOAD_ARGS ?=
+load: system-deps venv-dev
+	$(PY) tests/perf/load_test.py $(LOAD_ARGS)
 
 # Swedish texts live in one part per area (locale/sv/parts/*.po) so that several people can
 # translate at once; this merges them into django.po and compiles django.mo. Commit all three.
