@@ -6,7 +6,7 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 
 from django.urls import path
 
-from scoring.views import exports, public, public_clock, public_feeds
+from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -43,7 +43,38 @@ urlpatterns = [
     path("clubs/<int:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
     # -- end of public
     # secretary: enter and confirm protocols
+    # -- secretary (issue 3): my matches, the protocol page, its live check and the match lifecycle
+    path("my-matches/", secretary.MyMatchesView.as_view(), name="my-matches"),
+    path("matches/<int:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
+    path("matches/<int:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
+    path("matches/<int:pk>/protocol/upload/", secretary.ProtocolUploadView.as_view(), name="match-protocol-upload"),
+    path("matches/<int:pk>/deals/<int:number>/correct/", secretary.DealCorrectView.as_view(), name="deal-correct"),
+    path("matches/<int:pk>/deals/remove-last/", secretary.DealDeleteLastView.as_view(), name="deal-delete-last"),
+    path("matches/<int:pk>/start/", secretary_actions.MatchStartView.as_view(), name="match-start"),
+    path("matches/<int:pk>/clock/", secretary_actions.MatchClockView.as_view(), name="match-clock"),
+    path("matches/<int:pk>/walk-over/", secretary_actions.MatchForfeitView.as_view(), name="match-forfeit"),
+    path("matches/<int:pk>/postpone/", secretary_actions.MatchPostponeView.as_view(), name="match-postpone"),
+    path("matches/<int:pk>/void/", secretary_actions.MatchVoidView.as_view(), name="match-void"),
+    path("matches/<int:pk>/submit/", secretary_actions.MatchSubmitView.as_view(), name="match-submit"),
+    path("matches/<int:pk>/confirm/", secretary_actions.MatchConfirmView.as_view(), name="match-confirm"),
+    path("matches/<int:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
+    # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches
+    # -- manage (issue 3): a club's players and teams, its competitions, their rounds and matches
+    path("manage/", manage.ManageHomeView.as_view(), name="manage-home"),
+    path("manage/clubs/<int:pk>/", manage.ClubManageView.as_view(), name="manage-club"),
+    path("manage/clubs/<int:pk>/players/new/", manage.PlayerCreateView.as_view(), name="manage-player-create"),
+    path("manage/players/<int:pk>/", manage.PlayerUpdateView.as_view(), name="manage-player-edit"),
+    path("manage/clubs/<int:pk>/teams/new/", manage.TeamCreateView.as_view(), name="manage-team-create"),
+    path("manage/teams/<int:pk>/", manage.TeamUpdateView.as_view(), name="manage-team-edit"),
+    path("manage/clubs/<int:pk>/competitions/new/", manage.CompetitionCreateView.as_view(), name="manage-competition-create"),
+    path("manage/competitions/<int:pk>/", manage.CompetitionManageView.as_view(), name="manage-competition"),
+    path("manage/competitions/<int:pk>/edit/", manage.CompetitionUpdateView.as_view(), name="manage-competition-edit"),
+    path("manage/competitions/<int:pk>/rounds/new/", manage.RoundCreateView.as_view(), name="manage-round-create"),
+    path("manage/rounds/<int:pk>/", manage.RoundUpdateView.as_view(), name="manage-round-edit"),
+    path("manage/competitions/<int:pk>/matches/new/", manage.MatchCreateView.as_view(), name="manage-match-create"),
+    path("manage/matches/<int:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
+    # -- end of manage
     # exports: PDF and Excel downloads
     # -- exports (issue 5): documents of a match, a round, the standings and a whole competition
     path("matches/<int:pk>/protocol.pdf", exports.MatchProtocolPdfView.as_view(), name="match-protocol-pdf"),

@@ -56,3 +56,22 @@ __all__ += [
     "schedule_generate_league",
     "schedule_pair_next_round",
 ]
+
+# secretary (issue 3): setting up a club's players, teams, competitions, rounds and matches
+from .manage import (  # noqa: E402
+    competition_save,
+    match_create,
+    match_schedule_update,
+    player_save,
+    round_save,
+    team_save,
+)
+
+__all__ += [
+    "competition_save",
+    "match_create",
+    "match_schedule_update",
+    "player_save",
+    "round_save",
+    "team_save",
+]

@@ -1,0 +1,308 @@
+"""Django admin for the site's data, for site administrators.
+
+Deals and match results are never edited here: every number of a protocol comes from the engine
+through the services, which check the rules, lock the match and log the change. So deals and the
+audit log are read-only, the computed fields of a match are read-only, and each match links to its
+protocol page, where deals are entered and corrected. Competitions' rule and scoring overrides are
+checked by the engine before they are saved; a team's players must be of its club.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields as dataclass_fields
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from scoring import services
+from scoring.engine.rules import get_points_rules, get_rules
+from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Team
+
+PROTOCOL_NOTE = _(
+    "Deals and results are entered and corrected on the match's protocol page, where the rules are "
+    "checked and every change is logged."
+)
+
+
+def protocol_link(match: Match) -> str:
+    url = reverse("scoring:match-protocol", args=[match.pk])
+    return format_html('<a href="{}">{}</a>', url, _("Open the protocol page"))
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "city"]
+    search_fields = ["name", "city"]
+    filter_horizontal = ["secretaries"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "member_number", "user"]
+    list_filter = ["club"]
+    search_fields = ["name", "member_number"]
+    autocomplete_fields = ["club"]
+    raw_id_fields = ["user"]
+
+
+class TeamAdminForm(forms.ModelForm):
+    class Meta:
+        model = Team
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        club = data.get("club")
+        for name in ("player_one", "player_two"):
+            player = data.get(name)
+            if club and player and player.club_id != club.pk:
+                self.add_error(name, _("Both players must belong to the team's club."))
+        if data.get("player_one") and data.get("player_one") == data.get("player_two"):
+            self.add_error("player_two", _("Choose two different players: a team is a pair."))
+        return data
+
+
+@admin.register(Team)
+class TeamAdmin(admin.ModelAdmin):
+    form = TeamAdminForm
+    list_display = ["name", "club", "player_one", "player_two", "captain"]
+    list_filter = ["club"]
+    search_fields = ["name", "player_one__name", "player_two__name"]
+    autocomplete_fields = ["club", "player_one", "player_two"]
+    raw_id_fields = ["captain"]
+
+
+def overrides_problem(preset, overrides) -> str | None:
+    """Why overrides do not fit a preset (a RuleSet or PointsRules), or None when they do."""
+    if not isinstance(overrides, dict):
+        return str(_("Write the overrides as an object, for example {\"target\": 3000}."))
+    known = {field.name for field in dataclass_fields(preset)} - {"key", "name"}
+    for name, value in overrides.items():
+        if name not in known:
+            return str(_("Unknown setting “%(name)s”.") % {"name": name})
+        default = getattr(preset, name)
+        if isinstance(default, bool):
+            ok = isinstance(value, bool)
+        elif isinstance(default, (int, float)) or default is None:
+            ok = value is None and default is None or (isinstance(value, (int, float)) and not isinstance(value, bool))
+        elif isinstance(default, (tuple, list)):
+            ok = isinstance(value, list)
+        else:
+            ok = isinstance(value, type(default))
+        if not ok:
+            return str(_("“%(name)s” has a value of the wrong kind.") % {"name": name})
+    return None
+
+
+class CompetitionAdminForm(forms.ModelForm):
+    class Meta:
+        model = Competition
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        checks = (
+            ("rules_overrides", "rules_key", get_rules, lambda rules: (rules.opening_minimum(0), rules.opening_minimum(3000))),
+            ("points_overrides", "points_key", get_points_rules, lambda points: points.match_points("win")),
+        )
+        for field, key_field, build, use in checks:
+            key, overrides = data.get(key_field), data.get(field) or {}
+            if key is None:
+                continue
+            problem = overrides_problem(build(key), overrides)
+            if problem is None:
+                try:
+                    use(build(key, overrides))
+                except (KeyError, TypeError, ValueError, IndexError) as error:
+                    problem = str(error)
+            if problem:
+                self.add_error(field, ValidationError(_("Not accepted by the rules engine: %(problem)s") % {"problem": problem}))
+        return data
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    extra = 0
+    fields = ["number", "date", "clock_started_at"]
+
+
+@admin.register(Competition)
+class CompetitionAdmin(admin.ModelAdmin):
+    form = CompetitionAdminForm
+    list_display = ["name", "season", "kind", "organiser", "rules_key", "is_public"]
+    list_filter = ["kind", "season", "is_public", "rules_key"]
+    search_fields = ["name", "season", "organiser__name"]
+    autocomplete_fields = ["organiser"]
+    filter_horizontal = ["teams"]
+    inlines = [RoundInline]
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "competition", "date"]
+    list_filter = ["competition"]
+    autocomplete_fields = ["competition"]
+
+
+class DealInline(admin.TabularInline):
+    """The match's deals, read-only: they are entered on the protocol page."""
+
+    model = Deal
+    extra = 0
+    can_delete = False
+    fields = [
+        "number", "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_score",
+        "home_total", "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_score",
+        "away_total", "out", "concealed", "end",
+    ]  # fmt: skip
+    readonly_fields = fields
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+# What the services compute or the lifecycle sets: never typed in the admin.
+MATCH_COMPUTED_FIELDS = [
+    "status", "end", "clock_expired", "rules_snapshot", "started_at", "deal_count", "home_total",
+    "away_total", "winner", "home_points", "away_points", "home_for", "home_against", "away_for",
+    "away_against", "reason", "entered_by", "submitted_at", "confirmed_by", "confirmed_at", "version",
+    "updated_at",
+]  # fmt: skip
+
+
+class MatchAdminForm(forms.ModelForm):
+    class Meta:
+        model = Match
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        instance = self.instance if self.instance.pk else None
+        competition = data.get("competition") or (instance and instance.competition)
+        home = data.get("home_team") or (instance and instance.home_team)
+        away = data.get("away_team") or (instance and instance.away_team)
+        round_ = data.get("round")
+        if home and away and home == away:
+            self.add_error("away_team", _("A team cannot play itself: choose two different teams."))
+        if competition and home and away:
+            entered = set(competition.teams.values_list("pk", flat=True))
+            if home.pk not in entered or away.pk not in entered:
+                self.add_error(None, _("Both teams must take part in the competition."))
+        if round_ and competition and round_.competition_id != competition.pk:
+            self.add_error("round", _("The round belongs to another competition."))
+        return data
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    form = MatchAdminForm
+    list_display = ["__str__", "competition", "round", "table", "status", "home_total", "away_total", "protocol"]
+    list_filter = ["status", "competition"]
+    search_fields = ["home_team__name", "away_team__name", "competition__name"]
+    autocomplete_fields = ["competition", "home_team", "away_team", "home_substitute", "away_substitute"]
+    readonly_fields = ["protocol", *MATCH_COMPUTED_FIELDS]
+    inlines = [DealInline]
+    fieldsets = [
+        (None, {"fields": ["protocol", "competition", "round", "table", "home_team", "away_team",
+                           "home_substitute", "away_substitute", "scheduled_start"]}),
+        (_("Result (computed from the protocol)"), {"fields": MATCH_COMPUTED_FIELDS, "description": PROTOCOL_NOTE}),
+    ]  # fmt: skip
+
+    @admin.display(description=_("protocol"))
+    def protocol(self, obj):
+        if obj is None or obj.pk is None:
+            return "–"
+        return protocol_link(obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None and (obj.deal_count or obj.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED)):
+            # A played match keeps its competition and teams.
+            fields += ["competition", "home_team", "away_team"]
+        return fields
+
+    def has_delete_permission(self, request, obj=None):
+        # A match with deals or a result keeps its history; void it on the protocol page instead.
+        if obj is not None and (obj.deal_count or obj.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED)):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def save_model(self, request, obj, form, change):
+        """Through the services, so the change is checked and logged like any other."""
+        data = form.cleaned_data
+        common = {
+            "user": request.user,
+            "round": data.get("round"),
+            "table": data.get("table"),
+            "home_team": data.get("home_team") or obj.home_team,
+            "away_team": data.get("away_team") or obj.away_team,
+            "scheduled_start": data.get("scheduled_start"),
+        }
+        try:
+            if change:
+                saved = services.match_schedule_update(match=obj, expected_version=None, **common)
+            else:
+                saved = services.match_create(competition=data["competition"], **common)
+        except services.DomainError as refusal:
+            raise ValidationError(refusal.message) from refusal
+        # Substitutes are not results: the admin may set them directly.
+        Match.objects.filter(pk=saved.pk).update(
+            home_substitute=data.get("home_substitute"), away_substitute=data.get("away_substitute")
+        )
+        obj.pk = saved.pk
+        obj.refresh_from_db()
+
+
+@admin.register(Deal)
+class DealAdmin(admin.ModelAdmin):
+    """Read-only: deals are entered and corrected on the protocol page."""
+
+    list_display = ["__str__", "match", "home_score", "away_score", "home_total", "away_total"]
+    list_select_related = ["match__home_team", "match__away_team"]
+    search_fields = ["match__home_team__name", "match__away_team__name"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in Deal._meta.fields] + ["protocol"]
+
+    @admin.display(description=_("protocol"))
+    def protocol(self, obj):
+        return protocol_link(obj.match)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(admin.ModelAdmin):
+    """The log is evidence: nobody edits or deletes it."""
+
+    list_display = ["at", "user", "action", "match", "reason"]
+    list_filter = ["action"]
+    search_fields = ["reason", "action", "user__username"]
+    date_hierarchy = "at"
+
+    def get_readonly_fields(self, request, obj=None):
+        return [field.name for field in AuditEntry._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,205 @@
+"""Forms for setting up a club's league: players, teams, competitions, rounds and matches.
+
+They validate what a secretary types, with messages that say what to do; the services
+(scoring.services.manage) check rights and write.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from scoring.models import Club, Competition, Match, Player, Round, Team
+
+
+class UserChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, user):
+        full_name = user.get_full_name()
+        return f"{full_name} ({user.get_username()})" if full_name else user.get_username()
+
+
+class TeamChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, team):
+        return f"{team.name} ({team.club.name})"
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ["name", "member_number"]
+        error_messages = {"name": {"required": _("Write the player's name.")}}
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        self.fields["member_number"].help_text = _("Optional; unique within the club.")
+
+    def clean_member_number(self):
+        number = (self.cleaned_data.get("member_number") or "").strip()
+        if number and Player.objects.filter(club=self.club, member_number=number).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(_("Another player of the club has member number %(number)s.") % {"number": number})
+        return number
+
+
+class TeamForm(forms.ModelForm):
+    captain = UserChoiceField(
+        queryset=get_user_model().objects.none(),
+        required=False,
+        label=_("Captain"),
+        help_text=_("The user who confirms the team's protocols. Optional."),
+        empty_label=_("(no captain)"),
+    )
+
+    class Meta:
+        model = Team
+        fields = ["name", "player_one", "player_two", "captain"]
+        error_messages = {
+            "name": {"required": _("Give the team a name.")},
+            "player_one": {"required": _("Choose the first player.")},
+            "player_two": {"required": _("Choose the second player.")},
+        }
+
+    def __init__(self, *args, club: Club, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.club = club
+        players = Player.objects.filter(club=club).order_by("name")
+        self.fields["player_one"].queryset = players
+        self.fields["player_two"].queryset = players
+        self.fields["player_one"].empty_label = _("(choose a player)")
+        self.fields["player_two"].empty_label = _("(choose a player)")
+        users = get_user_model().objects.filter(is_active=True).order_by("first_name", "last_name", "username")
+        self.fields["captain"].queryset = users
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if Team.objects.filter(club=self.club, name=name).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(_("The club already has a team called %(name)s.") % {"name": name})
+        return name
+
+    def clean(self):
+        data = super().clean()
+        one, two = data.get("player_one"), data.get("player_two")
+        if one and two and one == two:
+            self.add_error("player_two", _("Choose two different players: a team is a pair."))
+        return data
+
+
+class CompetitionForm(forms.ModelForm):
+    teams = TeamChoiceField(
+        queryset=Team.objects.none(),
+        required=False,
+        label=_("Teams"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("The teams that play in the competition, from any club."),
+    )
+
+    class Meta:
+        model = Competition
+        fields = [
+            "name",
+            "season",
+            "kind",
+            "rules_key",
+            "points_key",
+            "requires_confirmation",
+            "is_public",
+            "teams",
+        ]
+        error_messages = {
+            "name": {"required": _("Give the competition a name.")},
+            "season": {"required": _("Write the season, for example 2026/27.")},
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["teams"].queryset = Team.objects.select_related("club").order_by("club__name", "name")
+        self.fields["rules_key"].help_text = _(
+            "How deals are scored and checked. Matches already played keep the rules they were played under."
+        )
+        self.fields["points_key"].help_text = _("Match points for a win, a draw and a loss, and the walk-over award.")
+
+
+class RoundForm(forms.ModelForm):
+    class Meta:
+        model = Round
+        fields = ["number", "date"]
+        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        error_messages = {
+            "number": {"required": _("Write the round's number.")},
+            "date": {"invalid": _("Write a date, for example 2026-10-14.")},
+        }
+
+    def __init__(self, *args, competition: Competition, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.competition = competition
+        self.fields["number"].min_value = 1
+        self.fields["number"].widget.attrs["min"] = 1
+        self.fields["date"].required = False
+
+    def clean_number(self):
+        number = self.cleaned_data["number"]
+        if number < 1:
+            raise forms.ValidationError(_("Rounds are numbered from 1."))
+        if Round.objects.filter(competition=self.competition, number=number).exclude(pk=self.instance.pk).exists():
+            raise forms.ValidationError(_("The competition already has a round %(number)s.") % {"number": number})
+        return number
+
+
+class MatchForm(forms.ModelForm):
+    version = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    class Meta:
+        model = Match
+        fields = ["round", "table", "home_team", "away_team", "scheduled_start"]
+        widgets = {
+            "scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        }
+        error_messages = {
+            "home_team": {"required": _("Choose the home team.")},
+            "away_team": {"required": _("Choose the away team.")},
+        }
+
+    def __init__(self, *args, competition: Competition, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.competition = competition
+        self.fields["round"].queryset = competition.rounds.order_by("number")
+        self.fields["round"].empty_label = _("(no round)")
+        teams = competition.teams.select_related("club").order_by("name")
+        self.fields["home_team"].queryset = teams
+        self.fields["away_team"].queryset = teams
+        self.fields["home_team"].empty_label = _("(choose a team)")
+        self.fields["away_team"].empty_label = _("(choose a team)")
+        self.fields["home_team"].help_text = _("The home team keeps the protocol.")
+        self.fields["scheduled_start"].input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"]
+        self.fields["scheduled_start"].error_messages["invalid"] = _(
+            "Write a date and time, for example 2026-10-14 18:30."
+        )
+        self.fields["table"].widget.attrs["min"] = 1
+        if self.instance.pk:
+            self.initial.setdefault("version", self.instance.version)
+            if self.instance.deal_count or self.instance.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED):
+                for name in ("home_team", "away_team"):
+                    self.fields[name].disabled = True
+                    self.fields[name].help_text = _("The match has been played; its teams cannot change.")
+
+    def clean(self):
+        data = super().clean()
+        home, away, round_, table = data.get("home_team"), data.get("away_team"), data.get("round"), data.get("table")
+        if home and away and home == away:
+            self.add_error("away_team", _("A team cannot play itself: choose two different teams."))
+            return data
+        if round_ and home and away:
+            others = Match.objects.filter(round=round_).exclude(pk=self.instance.pk)
+            for team in (home, away):
+                if others.filter(home_team=team).exists() or others.filter(away_team=team).exists():
+                    field = "home_team" if team == home else "away_team"
+                    self.add_error(field, _("%(team)s already plays a match in this round.") % {"team": team})
+            if table is not None and others.filter(table=table).exists():
+                self.add_error("table", _("Table %(table)s is already taken in this round.") % {"table": table})
+        return data
+
+    def _post_clean(self):
+        # The services write the match; only the form's own checks run here (no model validation of
+        # fields the form does not hold, such as the competition).
+        pass

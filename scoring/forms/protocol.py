@@ -1,0 +1,336 @@
+"""Forms of the protocol page: one deal (giv) as written on the paper protocol, its correction, and
+the small forms of the match lifecycle (start, walk over, postpone, void, submit, confirm, reopen,
+upload a protocol file).
+
+Field names are the protocol file's column names (RULES.md: home_cards, away_natural, out, end …),
+so a Problem from the engine, which names its field by column, lands next to the input it concerns.
+Counts left empty mean 0; the form turns what was typed into the engine's DealEntry and never
+computes a score itself.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, time
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+from scoring.engine import DealEntry, SideEntry
+from scoring.models import Deal, Match
+
+SIDES = ("home", "away")
+# Per side, in the order of the paper protocol (and of the Tab key).
+COUNT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty")
+WRITTEN_FIELDS = ("min", "score", "total")
+# A number beyond this is no card game's; refuse it here rather than let a column overflow.
+LARGEST = 1_000_000
+UPLOAD_LIMIT_BYTES = 1024 * 1024
+
+MELDED_CHOICES = [
+    ("", _("As the entries say")),
+    ("yes", _("Yes")),
+    ("no", _("No, nothing melded")),
+]
+
+
+def _number_input(*, autofocus: bool = False) -> forms.NumberInput:
+    attrs = {"class": "num", "autocomplete": "off", "inputmode": "numeric"}
+    if autofocus:
+        attrs["autofocus"] = True
+    return forms.NumberInput(attrs=attrs)
+
+
+class ProtocolNumberField(forms.IntegerField):
+    """A whole number; empty means `empty_value` (0 for counts, None for the optional columns)."""
+
+    def __init__(self, *, empty_value=0, **kwargs):
+        self.blank_value = empty_value
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("widget", _number_input())
+        kwargs.setdefault(
+            "error_messages",
+            {
+                "invalid": _("Write a whole number, for example 0, 120 or −40."),
+                "max_value": _("The number is far too large for a protocol."),
+                "min_value": _("The number is far too large for a protocol."),
+            },
+        )
+        super().__init__(max_value=LARGEST, min_value=-LARGEST, **kwargs)
+        # The browser's own range check would speak before ours; the engine judges the values.
+        self.widget.attrs.pop("max", None)
+        self.widget.attrs.pop("min", None)
+
+    def widget_attrs(self, widget):
+        attrs = super().widget_attrs(widget)
+        attrs.pop("max", None)
+        attrs.pop("min", None)
+        return attrs
+
+    def to_python(self, value):
+        if isinstance(value, str):
+            # A real minus sign or a thin space pasted from a printed protocol.
+            value = value.replace("\u2212", "-").replace("\u202f", "").replace(" ", "").strip()
+        if value in self.empty_values:
+            return self.blank_value
+        return super().to_python(value)
+
+
+class DealForm(forms.Form):
+    """One deal as written. `entry(number)` gives the engine's DealEntry."""
+
+    home_cards = ProtocolNumberField(label=_("Card points"))
+    home_natural = ProtocolNumberField(label=_("Natural canastas"))
+    home_mixed = ProtocolNumberField(label=_("Mixed canastas"))
+    home_red3 = ProtocolNumberField(label=_("Red threes"))
+    home_penalty = ProtocolNumberField(label=_("Penalty"))
+    away_cards = ProtocolNumberField(label=_("Card points"))
+    away_natural = ProtocolNumberField(label=_("Natural canastas"))
+    away_mixed = ProtocolNumberField(label=_("Mixed canastas"))
+    away_red3 = ProtocolNumberField(label=_("Red threes"))
+    away_penalty = ProtocolNumberField(label=_("Penalty"))
+    out = forms.ChoiceField(
+        label=_("Who went out?"),
+        choices=[
+            ("", _("Nobody")),
+            ("home", pgettext_lazy("side", "Home team")),
+            ("away", pgettext_lazy("side", "Away team")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    concealed = forms.BooleanField(label=_("Concealed going out (200 instead of 100)"), required=False)
+    end = forms.ChoiceField(
+        label=_("How the deal ended"),
+        choices=[
+            ("", _("Automatically")),
+            ("out", _("Going out")),
+            ("stock", _("The stock ran out")),
+            ("clock", _("The clock (final signal)")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=_("Automatically: going out when a side went out, otherwise the stock."),
+    )
+    home_melded = forms.ChoiceField(label=_("Melded in the deal"), choices=MELDED_CHOICES, required=False)
+    away_melded = forms.ChoiceField(label=_("Melded in the deal"), choices=MELDED_CHOICES, required=False)
+    dealt_at = forms.TimeField(
+        label=_("Time dealt"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_("Only if the protocol records it, for example 19:40."),
+        error_messages={"invalid": _("Write the time as hours and minutes, for example 19:40.")},
+    )
+    home_min = ProtocolNumberField(label=_("Minimum"), empty_value=None)
+    home_score = ProtocolNumberField(label=_("Deal score"), empty_value=None)
+    home_total = ProtocolNumberField(label=_("Running total"), empty_value=None)
+    away_min = ProtocolNumberField(label=_("Minimum"), empty_value=None)
+    away_score = ProtocolNumberField(label=_("Deal score"), empty_value=None)
+    away_total = ProtocolNumberField(label=_("Running total"), empty_value=None)
+
+    def __init__(self, *args, has_clock: bool = False, autofocus: bool = False, **kwargs):
+        kwargs.setdefault("auto_id", "id_%s")
+        super().__init__(*args, **kwargs)
+        if not has_clock:
+            self.fields["end"].choices = [c for c in self.fields["end"].choices if c[0] != "clock"]
+        for name, field in self.fields.items():
+            # Problems for a field appear in the element "problems-<name>" next to it.
+            described = [f"problems-{name}"]
+            if field.help_text:
+                described.insert(0, f"hint-{name}")
+            field.widget.attrs["aria-describedby"] = " ".join(described)
+        if autofocus:
+            self.fields["home_cards"].widget.attrs["autofocus"] = True
+        if not self.is_bound:
+            for side in SIDES:
+                for name in COUNT_FIELDS:
+                    self.initial.setdefault(f"{side}_{name}", 0)
+
+    # -- groups for the template ------------------------------------------------------------
+
+    def side_fields(self, side: str) -> list[forms.BoundField]:
+        return [self[f"{side}_{name}"] for name in COUNT_FIELDS]
+
+    def written_fields(self, side: str) -> list[forms.BoundField]:
+        return [self[f"{side}_{name}"] for name in WRITTEN_FIELDS]
+
+    @property
+    def home_fields(self):
+        return self.side_fields("home")
+
+    @property
+    def away_fields(self):
+        return self.side_fields("away")
+
+    @property
+    def home_written(self):
+        return self.written_fields("home")
+
+    @property
+    def away_written(self):
+        return self.written_fields("away")
+
+    # -- to the engine ----------------------------------------------------------------------
+
+    def _side(self, side: str) -> SideEntry:
+        data = self.cleaned_data
+        melded = {"yes": True, "no": False}.get(data.get(f"{side}_melded") or "")
+        return SideEntry(
+            cards=data[f"{side}_cards"],
+            natural=data[f"{side}_natural"],
+            mixed=data[f"{side}_mixed"],
+            red3=data[f"{side}_red3"],
+            penalty=data[f"{side}_penalty"],
+            melded=melded,
+            written_min=data.get(f"{side}_min"),
+            written_score=data.get(f"{side}_score"),
+            written_total=data.get(f"{side}_total"),
+        )
+
+    def entry(self, number: int) -> DealEntry:
+        data = self.cleaned_data
+        return DealEntry(
+            number=number,
+            home=self._side("home"),
+            away=self._side("away"),
+            out=data.get("out") or None,
+            concealed=bool(data.get("concealed")),
+            end=data.get("end") or None,
+        )
+
+    def dealt_datetime(self, match: Match) -> datetime | None:
+        """The time dealt on the day the match was played (or today, before it has started)."""
+        moment: time | None = self.cleaned_data.get("dealt_at")
+        if moment is None:
+            return None
+        day = timezone.localtime(match.started_at).date() if match.started_at else timezone.localdate()
+        return timezone.make_aware(datetime.combine(day, moment))
+
+    @property
+    def has_extra_values(self) -> bool:
+        """Whether the optional parts (melded, time, as written) hold anything: they open then."""
+        names = ["home_melded", "away_melded", "dealt_at"]
+        return any(self[name].value() not in (None, "") for name in names)
+
+    @property
+    def has_written_values(self) -> bool:
+        names = [f"{side}_{name}" for side in SIDES for name in WRITTEN_FIELDS]
+        return any(self[name].value() not in (None, "") for name in names)
+
+    @staticmethod
+    def initial_from_deal(deal: Deal) -> dict:
+        values = {}
+        for side in SIDES:
+            for name in COUNT_FIELDS:
+                values[f"{side}_{name}"] = getattr(deal, f"{side}_{name}")
+            melded = getattr(deal, f"{side}_melded")
+            values[f"{side}_melded"] = "" if melded is None else ("yes" if melded else "no")
+            for name in WRITTEN_FIELDS:
+                values[f"{side}_{name}"] = getattr(deal, f"{side}_{name}_written")
+        values["out"] = deal.out
+        values["concealed"] = deal.concealed
+        values["end"] = deal.end
+        if deal.dealt_at:
+            values["dealt_at"] = timezone.localtime(deal.dealt_at).time().replace(second=0, microsecond=0)
+        return values
+
+
+class VersionForm(forms.Form):
+    """Carries the match version the page was loaded with: a stale one is refused."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class DealEntryForm(DealForm, VersionForm):
+    pass
+
+
+class ReasonField(forms.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("label", _("Reason"))
+        kwargs.setdefault("max_length", 2000)
+        kwargs.setdefault("widget", forms.Textarea(attrs={"rows": 3}))
+        kwargs.setdefault(
+            "error_messages", {"required": _("Write a reason; it is kept in the match's log.")}
+        )
+        super().__init__(**kwargs)
+
+
+class DealCorrectForm(DealEntryForm):
+    reason = ReasonField(help_text=_("For example: a typing error, the paper protocol says 120."))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].widget.attrs["aria-describedby"] = "hint-reason problems-reason"
+
+
+class ReasonForm(VersionForm):
+    reason = ReasonField()
+
+
+class ForfeitForm(VersionForm):
+    winner = forms.ChoiceField(label=_("Which team wins?"), widget=forms.RadioSelect)
+    warnings = forms.ChoiceField(
+        label=_("Why"),
+        choices=[
+            ("", _("Walk over: the match was not played")),
+            ("yes", _("Lost after repeated warnings")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+    reason = ReasonField(required=False, label=_("Note"))
+
+    def __init__(self, *args, match: Match, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["winner"].choices = [
+            ("home", f"{match.home_team} ({pgettext_lazy('side', 'home team')})"),
+            ("away", f"{match.away_team} ({pgettext_lazy('side', 'away team')})"),
+        ]
+        self.fields["winner"].error_messages["required"] = _("Choose the team that wins.")
+        self.initial.setdefault("warnings", "")
+
+
+class PostponeForm(VersionForm):
+    reason = ReasonField()
+    new_start = forms.DateTimeField(
+        label=_("New start (if known)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"],
+        error_messages={"invalid": _("Write a date and time, for example 2026-10-14 18:30.")},
+    )
+
+
+class ProtocolUploadForm(VersionForm):
+    file = forms.FileField(
+        label=_("Protocol file (CSV or Excel xlsx)"),
+        help_text=_("One row per deal with the columns of the protocol format; at most 1 MB."),
+        error_messages={
+            "required": _("Choose a file."),
+            "empty": _("The file is empty."),
+            "missing": _("Choose a file."),
+        },
+        widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx,text/csv"}),
+    )
+    reason = ReasonField(required=False, label=_("Reason (needed when deals are replaced)"))
+
+    def __init__(self, *args, replaces_deals: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.replaces_deals = replaces_deals
+        self.fields["file"].widget.attrs["aria-describedby"] = "hint-file"
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > UPLOAD_LIMIT_BYTES:
+            raise forms.ValidationError(_("The file is larger than 1 MB; a protocol is much smaller."))
+        return upload
+
+    def clean(self):
+        data = super().clean()
+        if self.replaces_deals and not (data.get("reason") or "").strip():
+            self.add_error(
+                "reason",
+                _("The match already has deals; the file replaces them all. Write a reason for the log."),
+            )
+        return data

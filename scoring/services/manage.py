@@ -1,0 +1,204 @@
+"""Services for setting up a club's league: its players and teams (lag), the competitions it
+organises, their rounds (omgångar) and matches added by hand.
+
+A club secretary manages their own club's players and teams and the competitions the club
+organises; a site admin manages everything. Each function checks that, re-checks the rules a
+form also checks (a team is two players of its club; a match is between two teams of the
+competition, in one of its rounds), and writes in one transaction. Matches are logged in the audit
+log; a match's teams change only while nothing has been played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from scoring import permissions
+from scoring.models import Club, Competition, Match, Player, Round, Team
+
+from .audit import audit_log, match_snapshot
+from .errors import DomainError, MatchStateError, StaleMatchError
+
+__all__ = [
+    "competition_save",
+    "match_create",
+    "match_schedule_update",
+    "player_save",
+    "round_save",
+    "team_save",
+]
+
+S = Match.Status
+
+
+def _require(allowed: bool) -> None:
+    if not allowed:
+        raise PermissionDenied(_("You may not change this."))
+
+
+def _require_club(user, club: Club) -> None:
+    _require(permissions.can_manage_club(user, club))
+
+
+def _stored_club_id(model, pk) -> int | None:
+    if pk is None:
+        return None
+    return model.objects.filter(pk=pk).values_list("club_id", flat=True).first()
+
+
+@transaction.atomic
+def player_save(*, user, player: Player) -> Player:
+    """Create or change a player of a club the user manages (a player never changes club here)."""
+    _require_club(user, player.club)
+    stored = _stored_club_id(Player, player.pk)
+    if stored is not None:
+        _require(permissions.can_manage_club(user, stored) and stored == player.club_id)
+    player.save()
+    return player
+
+
+@transaction.atomic
+def team_save(*, user, team: Team) -> Team:
+    """Create or change a team: two different players of the team's own club, and a captain."""
+    _require_club(user, team.club)
+    stored = _stored_club_id(Team, team.pk)
+    if stored is not None:
+        _require(stored == team.club_id)
+    if team.player_one_id == team.player_two_id:
+        raise DomainError(_("A team is two different players."))
+    if team.player_one.club_id != team.club_id or team.player_two.club_id != team.club_id:
+        raise DomainError(_("Both players must belong to the team's club."))
+    team.save()
+    return team
+
+
+@transaction.atomic
+def competition_save(*, user, competition: Competition, teams: Iterable[Team] | None = None) -> Competition:
+    """Create or change a competition the user's club organises, and choose its teams.
+
+    Teams that already have a match in the competition stay in it: removing them would orphan
+    their matches."""
+    _require(permissions.can_manage_competition(user, competition))
+    if competition.pk:
+        stored = Competition.objects.select_related("organiser").get(pk=competition.pk)
+        _require(permissions.can_manage_competition(user, stored))
+    competition.save()
+    if teams is not None:
+        teams = list(teams)
+        chosen = {team.pk for team in teams}
+        playing = set(
+            Match.objects.filter(competition=competition).values_list("home_team_id", flat=True)
+        ) | set(Match.objects.filter(competition=competition).values_list("away_team_id", flat=True))
+        missing = playing - chosen
+        if missing:
+            names = ", ".join(sorted(str(t) for t in Team.objects.filter(pk__in=missing)))
+            raise DomainError(
+                _("These teams have matches in the competition and cannot be removed: %(names)s.")
+                % {"names": names}
+            )
+        competition.teams.set(teams)
+    return competition
+
+
+@transaction.atomic
+def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
+    _require(permissions.can_manage_competition(user, round.competition))
+    if round.pk:
+        stored_competition = Round.objects.filter(pk=round.pk).values_list("competition_id", flat=True).first()
+        _require(stored_competition == round.competition_id)
+    if Round.objects.filter(competition=round.competition, number=round.number).exclude(pk=round.pk).exists():
+        raise DomainError(_("The competition already has a round %(number)s.") % {"number": round.number})
+    round.save()
+    return round
+
+
+def _check_pairing(
+    competition: Competition,
+    round: Round | None,  # noqa: A002
+    table: int | None,
+    home_team: Team,
+    away_team: Team,
+    exclude_pk: int | None = None,
+) -> None:
+    if home_team.pk == away_team.pk:
+        raise DomainError(_("A team cannot play itself: choose two different teams."))
+    entered = set(competition.teams.values_list("pk", flat=True))
+    if home_team.pk not in entered or away_team.pk not in entered:
+        raise DomainError(_("Both teams must take part in the competition."))
+    if round is not None:
+        if round.competition_id != competition.pk:
+            raise DomainError(_("The round belongs to another competition."))
+        others = Match.objects.filter(round=round).exclude(pk=exclude_pk)
+        busy = others.filter(home_team__in=[home_team, away_team]) | others.filter(
+            away_team__in=[home_team, away_team]
+        )
+        if busy.exists():
+            raise DomainError(_("One of the teams already plays a match in this round."))
+        if table is not None and others.filter(table=table).exists():
+            raise DomainError(_("Table %(table)s is already taken in this round.") % {"table": table})
+
+
+@transaction.atomic
+def match_create(
+    *,
+    user,
+    competition: Competition,
+    round: Round | None,  # noqa: A002
+    table: int | None,
+    home_team: Team,
+    away_team: Team,
+    scheduled_start: datetime | None = None,
+) -> Match:
+    """Add one match by hand (schedules are generated elsewhere)."""
+    _require(permissions.can_manage_competition(user, competition))
+    _check_pairing(competition, round, table, home_team, away_team)
+    match = Match.objects.create(
+        competition=competition,
+        round=round,
+        table=table,
+        home_team=home_team,
+        away_team=away_team,
+        scheduled_start=scheduled_start,
+    )
+    audit_log(match=match, user=user, action="match_create", after=match_snapshot(match))
+    return match
+
+
+@transaction.atomic
+def match_schedule_update(
+    *,
+    user,
+    match: Match,
+    expected_version: int | None,
+    round: Round | None,  # noqa: A002
+    table: int | None,
+    home_team: Team,
+    away_team: Team,
+    scheduled_start: datetime | None,
+) -> Match:
+    """Change when and where a match is played; its teams only while nothing has been played."""
+    locked = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+    _require(permissions.can_manage_competition(user, locked.competition))
+    if expected_version is not None and locked.version != expected_version:
+        raise StaleMatchError()
+    teams_change = (home_team.pk, away_team.pk) != (locked.home_team_id, locked.away_team_id)
+    if teams_change and (locked.deal_count or locked.status not in (S.SCHEDULED, S.POSTPONED)):
+        raise MatchStateError(_("The teams of a match that has been played cannot be changed."))
+    _check_pairing(locked.competition, round, table, home_team, away_team, exclude_pk=locked.pk)
+    before = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
+              "home_team": locked.home_team_id, "away_team": locked.away_team_id}
+    locked.round = round
+    locked.table = table
+    locked.home_team = home_team
+    locked.away_team = away_team
+    locked.scheduled_start = scheduled_start
+    locked.version += 1
+    locked.save()
+    after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
+             "home_team": locked.home_team_id, "away_team": locked.away_team_id}
+    audit_log(match=locked, user=user, action="match_update", before=before, after=after)
+    return locked

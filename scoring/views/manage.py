@@ -1,0 +1,383 @@
+"""Setting up a league: a club secretary manages their club's players and teams, the competitions
+the club organises, their rounds and matches (added by hand; generated schedules come from the
+schedule tools, included on the competition page). Site admins manage everything.
+
+Anonymous users go to the login page; a signed-in user without the right gets 403. Forms validate,
+the services in scoring.services.manage check rights again and write.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Prefetch
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import TemplateView
+
+from scoring import permissions, services
+from scoring.forms.manage import CompetitionForm, MatchForm, PlayerForm, RoundForm, TeamForm
+from scoring.models import Club, Competition, Match, Player, Round, Team
+
+CONFLICT = 409
+
+
+def managed_clubs(user):
+    if permissions.is_site_admin(user):
+        return Club.objects.all()
+    return user.secretary_of.all()
+
+
+class ManageHomeView(LoginRequiredMixin, TemplateView):
+    """The clubs and competitions the user manages."""
+
+    template_name = "scoring/manage/home.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        user = self.request.user
+        clubs = managed_clubs(user).annotate(
+            player_count=Count("players", distinct=True), team_count=Count("teams", distinct=True)
+        )
+        competitions = Competition.objects.select_related("organiser")
+        if not permissions.is_site_admin(user):
+            competitions = competitions.filter(organiser__in=user.secretary_of.all())
+        context["clubs"] = clubs
+        context["competitions"] = competitions.annotate(match_count=Count("matches"))
+        return context
+
+
+class ClubManageView(LoginRequiredMixin, TemplateView):
+    template_name = "scoring/manage/club.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.club = get_object_or_404(Club, pk=kwargs["pk"])
+        if not permissions.can_manage_club(request.user, self.club):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        club = self.club
+        context["club"] = club
+        context["players"] = club.players.order_by("name")
+        context["teams"] = club.teams.select_related("player_one", "player_two", "captain").order_by("name")
+        context["competitions"] = club.organised_competitions.annotate(
+            team_count=Count("teams", distinct=True), match_count=Count("matches", distinct=True)
+        )
+        return context
+
+
+class ManageFormView(LoginRequiredMixin, View):
+    """A create or edit page: load the owner (club or competition) and the object, check the right,
+    validate the form, save through a service; a refusal is shown above the form, input kept."""
+
+    template_name = "scoring/manage/form.html"
+    form_class = None
+    title = ""
+    object_model = None  # editing: the model named by `pk`
+    owner_model = None  # creating: the model named by `pk` (a club or a competition)
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        if self.object_model is not None:
+            self.object = get_object_or_404(self.object_model, pk=kwargs["pk"])
+            self.owner = self.owner_of(self.object)
+        else:
+            self.object = None
+            self.owner = get_object_or_404(self.owner_model, pk=kwargs["pk"])
+        if not self.allowed(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def owner_of(self, obj):
+        raise NotImplementedError
+
+    def allowed(self, user) -> bool:
+        if isinstance(self.owner, Club):
+            return permissions.can_manage_club(user, self.owner)
+        return permissions.can_manage_competition(user, self.owner)
+
+    def form_kwargs(self) -> dict:
+        return {}
+
+    def make_form(self, data=None):
+        kwargs = self.form_kwargs()
+        instance = self.object if self.object is not None else self.new_instance()
+        if instance is not None:
+            kwargs["instance"] = instance
+        return self.form_class(data, **kwargs)
+
+    def new_instance(self):
+        return None
+
+    def back_url(self) -> str:
+        if isinstance(self.owner, Club):
+            return reverse("scoring:manage-club", args=[self.owner.pk])
+        return reverse("scoring:manage-competition", args=[self.owner.pk])
+
+    def get_title(self) -> str:
+        return str(self.title)
+
+    def page(self, form, *, error=None, status=200):
+        context = {
+            "form": form,
+            "title": self.get_title(),
+            "owner": self.owner,
+            "object": self.object,
+            "error": error,
+            "back_url": self.back_url(),
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        return self.page(self.make_form())
+
+    def post(self, request, pk):
+        form = self.make_form(request.POST)
+        if not form.is_valid():
+            return self.page(form, error=_("Nothing was saved: correct the marked fields."))
+        try:
+            saved = self.save(form)
+        except (services.StaleMatchError, services.MatchStateError) as refusal:
+            return self.page(form, error=refusal.message, status=CONFLICT)
+        except services.DomainError as refusal:
+            return self.page(form, error=refusal.message)
+        messages.success(request, _("Saved: %(name)s.") % {"name": saved})
+        return HttpResponseRedirect(self.success_url(saved))
+
+    def save(self, form):
+        raise NotImplementedError
+
+    def success_url(self, saved) -> str:
+        return self.back_url()
+
+
+# -- players and teams --------------------------------------------------------------------------
+
+
+class PlayerCreateView(ManageFormView):
+    owner_model = Club
+    form_class = PlayerForm
+
+    def get_title(self):
+        return _("New player of %(club)s") % {"club": self.owner}
+
+    def form_kwargs(self):
+        return {"club": self.owner}
+
+    def new_instance(self):
+        return Player(club=self.owner)
+
+    def save(self, form):
+        return services.player_save(user=self.request.user, player=form.save(commit=False))
+
+
+class PlayerUpdateView(PlayerCreateView):
+    object_model = Player
+
+    def owner_of(self, obj):
+        return obj.club
+
+    def get_title(self):
+        return _("Player: %(name)s") % {"name": self.object}
+
+
+class TeamCreateView(ManageFormView):
+    owner_model = Club
+    form_class = TeamForm
+
+    def get_title(self):
+        return _("New team of %(club)s") % {"club": self.owner}
+
+    def form_kwargs(self):
+        return {"club": self.owner}
+
+    def new_instance(self):
+        return Team(club=self.owner)
+
+    def save(self, form):
+        return services.team_save(user=self.request.user, team=form.save(commit=False))
+
+
+class TeamUpdateView(TeamCreateView):
+    object_model = Team
+
+    def owner_of(self, obj):
+        return obj.club
+
+    def get_title(self):
+        return _("Team: %(name)s") % {"name": self.object}
+
+
+# -- competitions -------------------------------------------------------------------------------
+
+
+class CompetitionCreateView(ManageFormView):
+    owner_model = Club
+    form_class = CompetitionForm
+
+    def get_title(self):
+        return _("New competition organised by %(club)s") % {"club": self.owner}
+
+    def new_instance(self):
+        return Competition(organiser=self.owner)
+
+    def save(self, form):
+        competition = form.save(commit=False)
+        return services.competition_save(
+            user=self.request.user, competition=competition, teams=form.cleaned_data["teams"]
+        )
+
+    def success_url(self, saved):
+        return reverse("scoring:manage-competition", args=[saved.pk])
+
+
+class CompetitionUpdateView(CompetitionCreateView):
+    object_model = Competition
+
+    def owner_of(self, obj):
+        return obj
+
+    def get_title(self):
+        return _("Edit: %(name)s") % {"name": self.object}
+
+
+class CompetitionManageView(LoginRequiredMixin, TemplateView):
+    """A competition as its organiser sees it: teams, rounds with their matches, and the tools."""
+
+    template_name = "scoring/manage/competition.html"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.competition = get_object_or_404(Competition.objects.select_related("organiser"), pk=kwargs["pk"])
+        if not permissions.can_manage_competition(request.user, self.competition):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        competition = self.competition
+        matches = Match.objects.select_related("home_team", "away_team").order_by("table", "pk")
+        context["competition"] = competition
+        context["teams"] = competition.teams.select_related("club").order_by("name")
+        context["rounds"] = competition.rounds.prefetch_related(Prefetch("matches", queryset=matches)).order_by("number")
+        context["loose_matches"] = competition.matches.filter(round__isnull=True).select_related(
+            "home_team", "away_team"
+        )
+        context["rules"] = competition.rules
+        return context
+
+
+# -- rounds and matches -------------------------------------------------------------------------
+
+
+class RoundCreateView(ManageFormView):
+    owner_model = Competition
+    form_class = RoundForm
+
+    def get_title(self):
+        return _("New round of %(competition)s") % {"competition": self.owner}
+
+    def form_kwargs(self):
+        return {"competition": self.owner}
+
+    def new_instance(self):
+        last = self.owner.rounds.order_by("-number").first()
+        return Round(competition=self.owner, number=(last.number + 1) if last else 1)
+
+    def make_form(self, data=None):
+        form = super().make_form(data)
+        if data is None and self.object is None:
+            form.initial["number"] = form.instance.number
+        return form
+
+    def save(self, form):
+        return services.round_save(user=self.request.user, round=form.save(commit=False))
+
+
+class RoundUpdateView(RoundCreateView):
+    object_model = Round
+
+    def owner_of(self, obj):
+        return obj.competition
+
+    def get_title(self):
+        return _("Round %(number)s of %(competition)s") % {"number": self.object.number, "competition": self.owner}
+
+
+class MatchCreateView(ManageFormView):
+    owner_model = Competition
+    form_class = MatchForm
+
+    def get_title(self):
+        return _("New match in %(competition)s") % {"competition": self.owner}
+
+    def form_kwargs(self):
+        return {"competition": self.owner}
+
+    def make_form(self, data=None):
+        form = super().make_form(data)
+        if data is None and self.object is None and self.request.GET.get("round"):
+            form.initial["round"] = self.request.GET["round"]
+        return form
+
+    def save(self, form):
+        data = form.cleaned_data
+        return services.match_create(
+            user=self.request.user,
+            competition=self.owner,
+            round=data.get("round"),
+            table=data.get("table"),
+            home_team=data["home_team"],
+            away_team=data["away_team"],
+            scheduled_start=data.get("scheduled_start"),
+        )
+
+
+class MatchUpdateView(MatchCreateView):
+    object_model = Match
+
+    def owner_of(self, obj):
+        return obj.competition
+
+    def get_title(self):
+        return _("Match: %(match)s") % {"match": self.object}
+
+    def save(self, form):
+        data = form.cleaned_data
+        return services.match_schedule_update(
+            user=self.request.user,
+            match=self.object,
+            expected_version=data.get("version"),
+            round=data.get("round"),
+            table=data.get("table"),
+            home_team=data["home_team"],
+            away_team=data["away_team"],
+            scheduled_start=data.get("scheduled_start"),
+        )
+
+
+__all__ = [
+    "ClubManageView",
+    "CompetitionCreateView",
+    "CompetitionManageView",
+    "CompetitionUpdateView",
+    "ManageHomeView",
+    "MatchCreateView",
+    "MatchUpdateView",
+    "PlayerCreateView",
+    "PlayerUpdateView",
+    "RoundCreateView",
+    "RoundUpdateView",
+    "TeamCreateView",
+    "TeamUpdateView",
+]

@@ -1,0 +1,467 @@
+"""The secretary's pages: "my matches", the protocol page (enter a deal, live check, correct,
+remove the last deal, upload a protocol file) and the match's audit log.
+
+Views are thin: a form turns what was typed into the engine's DealEntry, the live check replays
+the stored deals plus the typed one with the engine (never writing), and saving goes through the
+services (deals_record, deal_correct, deal_delete_last, match_import_deals), whose refusals
+re-render the page with what was typed kept. The lifecycle buttons are in secretary_actions.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.db.models import Q
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views import View
+from django.views.generic import TemplateView
+
+from scoring import permissions, services
+from scoring.adapters import deal_to_entry
+from scoring.engine import DealEntry, SideEntry
+from scoring.engine.protocol_file import ProtocolFileError, read_protocol
+from scoring.forms.protocol import (
+    DealCorrectForm,
+    DealEntryForm,
+    DealForm,
+    ProtocolUploadForm,
+    ReasonForm,
+)
+from scoring.messages import file_error_message, problem_message
+from scoring.models import Match
+
+from .secretary_base import (
+    MatchAccessMixin,
+    match_actions,
+    place_problems,
+    preview_deal,
+    protocol_sheet,
+    can_see_audit,
+)
+
+S = Match.Status
+STALE_STATUS = 409
+
+
+def protocol_url(match: Match, anchor: str = "") -> str:
+    url = reverse("scoring:match-protocol", args=[match.pk])
+    return f"{url}#{anchor}" if anchor else url
+
+
+def is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+# -- my matches ---------------------------------------------------------------------------------
+
+
+class MyMatchesView(LoginRequiredMixin, TemplateView):
+    """The matches the user keeps the protocol of or confirms, grouped by what is next."""
+
+    template_name = "scoring/secretary/my_matches.html"
+    # Confirmed and void matches are history: the latest few are enough here.
+    HISTORY_LIMIT = 20
+    GROUP_LIMIT = 200
+
+    GROUPS = (
+        ("in_progress", (S.IN_PROGRESS,), False),
+        ("to_confirm", (S.SUBMITTED, S.FINISHED), False),
+        ("finished", (S.FINISHED,), False),
+        ("submitted", (S.SUBMITTED,), False),
+        ("scheduled", (S.SCHEDULED, S.POSTPONED), False),
+        ("confirmed", (S.CONFIRMED,), True),
+        ("void", (S.VOID,), True),
+    )
+
+    def matches(self):
+        user = self.request.user
+        query = Match.objects.select_related(
+            "competition", "round", "home_team__club", "away_team__club", "entered_by"
+        )
+        if not permissions.is_site_admin(user):
+            clubs = list(user.secretary_of.values_list("pk", flat=True))
+            query = query.filter(
+                Q(home_team__club__in=clubs)
+                | Q(competition__organiser__in=clubs)
+                | Q(home_team__captain=user)
+                | Q(away_team__captain=user)
+            ).distinct()
+        return query
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        user = self.request.user
+        base = self.matches()
+        groups = {}
+        for key, statuses, history in self.GROUPS:
+            query = base.filter(status__in=statuses)
+            if history:
+                query = query.order_by("-updated_at")[: self.HISTORY_LIMIT]
+            else:
+                query = query.order_by("scheduled_start", "round__number", "table", "pk")[: self.GROUP_LIMIT]
+            rows = []
+            for match in query:
+                may_enter = permissions.can_enter_protocol(user, match)
+                may_confirm = permissions.can_confirm(user, match)
+                if key == "to_confirm" and not may_confirm:
+                    continue
+                if key in ("finished", "submitted") and may_confirm and not may_enter:
+                    continue  # listed under "to confirm"
+                rows.append({"match": match, "may_enter": may_enter, "may_confirm": may_confirm})
+            groups[key] = rows
+        context["groups"] = groups
+        context["is_anything"] = any(groups.values())
+        context["history_limit"] = self.HISTORY_LIMIT
+        return context
+
+
+# -- the protocol page --------------------------------------------------------------------------
+
+
+class ProtocolPageMixin(MatchAccessMixin):
+    template_name = "scoring/secretary/protocol.html"
+
+    def entry_form(self, data=None, *, autofocus=False) -> DealEntryForm:
+        match = self.match
+        return DealEntryForm(
+            data,
+            initial={"version": match.version},
+            has_clock=match.rules.has_clock,
+            autofocus=autofocus,
+        )
+
+    def page(self, *, form=None, problems=(), preview=None, error=None, status=200, autofocus=False):
+        """The protocol page. `form` keeps what was typed; `problems` are the engine's refusals."""
+        request, match = self.request, self.match
+        sheet = protocol_sheet(match)
+        actions = match_actions(request.user, match, sheet.state)
+        if form is None:
+            form = self.entry_form(autofocus=autofocus)
+        if preview is None and actions.enter and form.is_bound and form.is_valid():
+            preview = preview_deal(match, form.entry(sheet.next_number), dealt_at=form.dealt_datetime(match))
+        if preview is None and actions.enter and not form.is_bound:
+            preview = preview_deal(match, DealEntry(sheet.next_number, SideEntry(), SideEntry()))
+        placed = place_problems(
+            form.fields,
+            problems=problems or (preview.problems if preview and form.is_bound else ()),
+            warnings=preview.warnings if preview else (),
+            form_errors=form.errors if form.is_bound else None,
+        )
+        context = {
+            "match": match,
+            "sheet": sheet,
+            "state": sheet.state,
+            "rules": match.rules,
+            "actions": actions,
+            "form": form,
+            "preview": preview,
+            "placed": placed,
+            "error": error,
+            "upload_form": ProtocolUploadForm(
+                initial={"version": match.version}, replaces_deals=bool(match.deal_count)
+            ),
+            "audit": match.audit_entries.select_related("user")[:200]
+            if can_see_audit(request.user, match)
+            else None,
+            "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
+        }
+        return render(request, self.template_name, context, status=status)
+
+
+class MatchProtocolView(ProtocolPageMixin, View):
+    """GET: the protocol page. POST: record the next deal (deals_record)."""
+
+    def get(self, request, pk):
+        return self.page(autofocus=bool(request.GET.get("saved")))
+
+    def post(self, request, pk):
+        match = self.match
+        if not permissions.can_enter_protocol(request.user, match):
+            raise PermissionDenied
+        form = self.entry_form(request.POST)
+        if not form.is_valid():
+            return self.page(form=form, error=_("The deal was not saved: correct the marked fields."))
+        number = match.deal_count + 1
+        try:
+            match = services.deals_record(
+                match=match,
+                user=request.user,
+                entry=form.entry(number),
+                expected_version=form.cleaned_data["version"],
+                dealt_at=form.dealt_datetime(match),
+            )
+        except services.DealProblemsError as refusal:
+            return self.page(form=form, problems=refusal.problems, error=refusal.message)
+        except services.StaleMatchError as refusal:
+            return self.refused(form, refusal)
+        except services.MatchStateError as refusal:
+            return self.refused(form, refusal)
+        messages.success(request, _("Deal %(number)s saved.") % {"number": number})
+        if match.status != S.IN_PROGRESS:
+            return HttpResponseRedirect(protocol_url(match, "result"))
+        return HttpResponseRedirect(f"{protocol_url(match)}?saved={number}#entry")
+
+    def refused(self, form, refusal):
+        """Someone changed the match meanwhile: show it as it is now, with the typed deal kept and
+        the form carrying the current version, so saving again is a deliberate act."""
+        match = self.reload_match()
+        data = form.data.copy()
+        data["version"] = str(match.version)
+        kept = self.entry_form(data)
+        return self.page(form=kept, error=refusal.message, status=STALE_STATUS)
+
+
+class DealLiveCheckView(ProtocolPageMixin, View):
+    """The engine's verdict on the deal being typed: the score breakdown per side, the new running
+    totals, the next opening minimums and every problem by field. Never writes.
+
+    htmx asks for the partial; without JavaScript the "Check" button posts here and gets the whole
+    page (protocol or correction) with the typed values kept.
+    """
+
+    access = "enter"
+
+    def post(self, request, pk):
+        match = self.match
+        correct_number = _int_or_none(request.POST.get("correct_number"))
+        form_class = DealCorrectForm if correct_number else DealEntryForm
+        form = form_class(request.POST, initial={"version": match.version}, has_clock=match.rules.has_clock)
+        deal_form = DealForm(request.POST, has_clock=match.rules.has_clock)
+        preview = None
+        if deal_form.is_valid():
+            preview = preview_deal(
+                match,
+                deal_form.entry(correct_number or match.deal_count + 1),
+                correct_number=correct_number,
+                dealt_at=deal_form.dealt_datetime(match),
+            )
+        if not is_htmx(request):
+            if correct_number:
+                return DealCorrectView.as_page(request, match, correct_number, form=form, preview=preview)
+            return self.page(form=form, preview=preview)
+        placed = place_problems(
+            deal_form.fields,
+            problems=preview.problems if preview else (),
+            warnings=preview.warnings if preview else (),
+            form_errors=deal_form.errors,
+        )
+        context = {
+            "match": match,
+            "preview": preview,
+            "placed": placed,
+            "slots": [(name, placed.by_field.get(name, [])) for name in deal_form.fields],
+            "oob": True,
+        }
+        return render(request, "scoring/secretary/_live_check.html", context)
+
+
+def _int_or_none(value):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+# -- correcting and removing deals --------------------------------------------------------------
+
+
+class DealCorrectView(MatchAccessMixin, View):
+    """An earlier deal, prefilled, with a required reason -> deal_correct."""
+
+    access = "enter"
+    template_name = "scoring/secretary/deal_correct.html"
+
+    @classmethod
+    def as_page(cls, request, match, number, *, form, preview=None, problems=(), error=None, status=200):
+        view = cls()
+        view.request = request
+        view.match = match
+        return view.page(number, form=form, preview=preview, problems=problems, error=error, status=status)
+
+    def deal_or_404(self, number):
+        deal = self.match.deals.filter(number=number).first()
+        if deal is None:
+            raise Http404
+        return deal
+
+    def page(self, number, *, form, preview=None, problems=(), error=None, status=200):
+        match = self.match
+        deal = self.deal_or_404(number)
+        if preview is None and form.is_bound and form.is_valid():
+            preview = preview_deal(match, form.entry(number), correct_number=number, dealt_at=form.dealt_datetime(match))
+        elif preview is None and not form.is_bound:
+            preview = preview_deal(
+                match, deal_to_entry(deal), correct_number=number, dealt_at=deal.dealt_at
+            )
+        placed = place_problems(
+            form.fields,
+            problems=problems or (preview.problems if preview and form.is_bound else ()),
+            warnings=preview.warnings if preview else (),
+            form_errors=form.errors if form.is_bound else None,
+        )
+        sheet = protocol_sheet(match)
+        context = {
+            "match": match,
+            "deal": deal,
+            "number": number,
+            "form": form,
+            "preview": preview,
+            "placed": placed,
+            "error": error,
+            "sheet": sheet,
+            "state": sheet.state,
+            "rules": match.rules,
+            "may_correct": match_actions(self.request.user, match, sheet.state).correct,
+            "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def form(self, data=None, number=None):
+        match = self.match
+        initial = {"version": match.version}
+        if data is None:
+            initial.update(DealForm.initial_from_deal(self.deal_or_404(number)))
+        return DealCorrectForm(data, initial=initial, has_clock=match.rules.has_clock)
+
+    def get(self, request, pk, number):
+        return self.page(number, form=self.form(number=number))
+
+    def post(self, request, pk, number):
+        match = self.match
+        self.deal_or_404(number)
+        form = self.form(request.POST)
+        if not form.is_valid():
+            return self.page(number, form=form, error=_("The correction was not saved: correct the marked fields."))
+        try:
+            services.deal_correct(
+                match=match,
+                user=request.user,
+                number=number,
+                entry=form.entry(number),
+                reason=form.cleaned_data["reason"],
+                expected_version=form.cleaned_data["version"],
+                dealt_at=form.dealt_datetime(match),
+            )
+        except services.DealProblemsError as refusal:
+            return self.page(number, form=form, problems=refusal.problems, error=refusal.message)
+        except (services.StaleMatchError, services.MatchStateError) as refusal:
+            self.reload_match()
+            data = form.data.copy()
+            data["version"] = str(match.version)
+            return self.page(number, form=self.form(data), error=refusal.message, status=STALE_STATUS)
+        messages.success(request, _("Deal %(number)s corrected; the later totals are recomputed.") % {"number": number})
+        return HttpResponseRedirect(protocol_url(match, f"deal-{number}"))
+
+
+class DealDeleteLastView(MatchAccessMixin, View):
+    """Remove the last deal (one typed by mistake), with a reason -> deal_delete_last."""
+
+    access = "enter"
+    template_name = "scoring/secretary/deal_delete_last.html"
+
+    def page(self, form, *, error=None, status=200):
+        match = self.match
+        sheet = protocol_sheet(match)
+        context = {
+            "match": match,
+            "form": form,
+            "error": error,
+            "last": sheet.rows[-1] if sheet.rows else None,
+            "may_remove": match_actions(self.request.user, match, sheet.state).correct,
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        return self.page(ReasonForm(initial={"version": self.match.version}))
+
+    def post(self, request, pk):
+        match = self.match
+        form = ReasonForm(request.POST, initial={"version": match.version})
+        if not form.is_valid():
+            return self.page(form)
+        number = match.deal_count
+        try:
+            services.deal_delete_last(
+                match=match,
+                user=request.user,
+                reason=form.cleaned_data["reason"],
+                expected_version=form.cleaned_data["version"],
+            )
+        except (services.StaleMatchError, services.MatchStateError) as refusal:
+            self.reload_match()
+            data = form.data.copy()
+            data["version"] = str(match.version)
+            return self.page(ReasonForm(data), error=refusal.message, status=STALE_STATUS)
+        messages.success(request, _("Deal %(number)s removed.") % {"number": number})
+        return HttpResponseRedirect(protocol_url(match, "entry"))
+
+
+# -- uploading a protocol file ------------------------------------------------------------------
+
+
+class ProtocolUploadView(MatchAccessMixin, View):
+    """A CSV or xlsx protocol replaces the match's deals: all or nothing (match_import_deals)."""
+
+    access = "enter"
+    template_name = "scoring/secretary/upload.html"
+
+    def page(self, form, *, error=None, file_errors=(), deal_problems=(), status=200):
+        match = self.match
+        grouped: dict[int, list[str]] = {}
+        for number, problem in deal_problems:
+            grouped.setdefault(number, []).append(problem_message(problem, number))
+        context = {
+            "match": match,
+            "form": form,
+            "error": error,
+            "file_errors": file_errors,
+            "deal_problems": sorted(grouped.items()),
+            "may_upload": match_actions(self.request.user, match, protocol_sheet(match).state).upload,
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def make_form(self, data=None, files=None):
+        return ProtocolUploadForm(
+            data, files, initial={"version": self.match.version}, replaces_deals=bool(self.match.deal_count)
+        )
+
+    def get(self, request, pk):
+        return self.page(self.make_form())
+
+    def post(self, request, pk):
+        match = self.match
+        form = self.make_form(request.POST, request.FILES)
+        if not form.is_valid():
+            return self.page(form, error=_("The file was not imported."))
+        upload = form.cleaned_data["file"]
+        try:
+            entries = read_protocol(upload.read(), upload.name)
+        except ProtocolFileError as problem:
+            return self.page(
+                self.make_form(request.POST),
+                error=_("The file could not be read. Nothing was saved."),
+                file_errors=[file_error_message(problem)],
+            )
+        try:
+            services.match_import_deals(
+                match=match,
+                user=request.user,
+                entries=entries,
+                expected_version=form.cleaned_data["version"],
+                reason=form.cleaned_data.get("reason") or "",
+            )
+        except services.DealProblemsError as refusal:
+            return self.page(self.make_form(request.POST), error=refusal.message, deal_problems=refusal.problems)
+        except (services.StaleMatchError, services.MatchStateError) as refusal:
+            self.reload_match()
+            data = request.POST.copy()
+            data["version"] = str(match.version)
+            return self.page(self.make_form(data), error=refusal.message, status=STALE_STATUS)
+        messages.success(
+            request, _("The protocol file was imported: %(count)s deals.") % {"count": len(entries)}
+        )
+        return HttpResponseRedirect(protocol_url(match))

@@ -1,0 +1,365 @@
+"""What the secretary's pages share: who may see and do what with a match, the protocol sheet as
+the engine replays it, the preview of a deal being typed, and engine problems placed by field.
+
+Terms: the *sheet* is the deal-by-deal table of the paper protocol; a *preview* is the engine's
+replay of the stored deals plus the deal being typed (or corrected), never written; a problem's
+*slot* is the element next to an input (id "problems-<field>") where its messages appear, the
+field being a protocol-file column name such as "away_cards".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404
+
+from scoring import permissions
+from scoring.adapters import deal_to_entry, minutes_between
+from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
+from scoring.messages import problem_message
+from scoring.models import Match
+
+S = Match.Status
+CLOSED_WITHOUT_PLAY = (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED)
+
+
+# -- who may do what ----------------------------------------------------------------------------
+
+
+def can_enter(user, match: Match) -> bool:
+    return permissions.can_enter_protocol(user, match)
+
+
+def can_view_protocol(user, match: Match) -> bool:
+    """Those who keep or confirm the protocol: secretaries of either club or the organiser, the
+    captains of both teams, site admins."""
+    return (
+        can_enter(user, match)
+        or permissions.is_secretary_of(user, match.away_team.club_id)
+        or permissions.is_captain_of(user, match.home_team)
+        or permissions.is_captain_of(user, match.away_team)
+    )
+
+
+def can_see_audit(user, match: Match) -> bool:
+    return can_enter(user, match) or permissions.can_manage_competition(user, match.competition)
+
+
+def can_manage_result(user, match: Match) -> bool:
+    """Void and reopen: the protocol keeper or the organiser (the services say the same)."""
+    return can_enter(user, match) or permissions.can_manage_competition(user, match.competition)
+
+
+@dataclass(frozen=True)
+class Actions:
+    """What the user may do with the match now, by permission and state."""
+
+    enter: bool = False
+    start: bool = False
+    clock: bool = False
+    forfeit: bool = False
+    postpone: bool = False
+    void: bool = False
+    submit: bool = False
+    confirm: bool = False
+    reopen: bool = False
+    correct: bool = False
+    upload: bool = False
+
+    @property
+    def any_lifecycle(self) -> bool:
+        return any(
+            (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
+             self.confirm, self.reopen)
+        )  # fmt: skip
+
+
+def match_actions(user, match: Match, state: MatchState) -> Actions:
+    enter = can_enter(user, match)
+    status = match.status
+    played_out = match.end in CLOSED_WITHOUT_PLAY
+    open_for_deals = status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED)
+    return Actions(
+        enter=enter and open_for_deals and not state.finished and not played_out,
+        start=enter and status in (S.SCHEDULED, S.POSTPONED),
+        clock=enter and match.rules.has_clock and status == S.IN_PROGRESS and match.deal_count > 0,
+        forfeit=enter and status not in (S.SUBMITTED, S.CONFIRMED, S.VOID),
+        postpone=enter and status in (S.SCHEDULED, S.POSTPONED) and not match.deal_count,
+        void=can_manage_result(user, match) and status != S.VOID,
+        submit=enter and status == S.FINISHED,
+        confirm=permissions.can_confirm(user, match) and status in (S.SUBMITTED, S.FINISHED),
+        reopen=can_manage_result(user, match)
+        and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
+        correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
+        upload=enter and status in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED) and not played_out,
+    )
+
+
+class MatchAccessMixin(LoginRequiredMixin):
+    """Loads the match named by `pk`; anonymous users go to the login page, others without the
+    `access` right ("view" or "enter") get 403."""
+
+    access = "view"
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.match = get_object_or_404(
+            Match.objects.select_related(
+                "competition__organiser",
+                "round",
+                "home_team__club",
+                "away_team__club",
+                "home_team__player_one",
+                "home_team__player_two",
+                "away_team__player_one",
+                "away_team__player_two",
+                "home_substitute",
+                "away_substitute",
+                "entered_by",
+                "confirmed_by",
+            ),
+            pk=kwargs["pk"],
+        )
+        if not self.has_access(request.user):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def has_access(self, user) -> bool:
+        if self.access == "enter":
+            return can_enter(user, self.match)
+        if self.access == "manage-result":
+            return can_manage_result(user, self.match)
+        return can_view_protocol(user, self.match)
+
+    def reload_match(self) -> Match:
+        self.match.refresh_from_db()
+        return self.match
+
+
+# -- reading the match as the engine sees it ----------------------------------------------------
+
+
+def stored_entries(match: Match) -> list[tuple[int, DealEntry, datetime | None]]:
+    return [
+        (deal.pk, deal_to_entry(deal, match.started_at), deal.dealt_at)
+        for deal in match.deals.order_by("number")
+    ]
+
+
+def replay_match(match: Match, entries: list[DealEntry]) -> MatchState:
+    return replay(
+        match.rules,
+        entries,
+        points=match.competition.points_rules,
+        clock_expired=match.clock_expired,
+    )
+
+
+@dataclass(frozen=True)
+class SheetSide:
+    min_before: int
+    cards: int
+    natural: int
+    mixed: int
+    red3: int
+    penalty: int
+    score: int
+    total: int
+    went_out: bool
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    number: int
+    deal_id: int
+    home: SheetSide
+    away: SheetSide
+    out: str | None
+    concealed: bool
+    end: str
+    dealt_at: datetime | None
+    ends_match: bool
+    is_last: bool
+    warnings: tuple[str, ...]
+
+    @property
+    def sides(self) -> tuple[SheetSide, SheetSide]:
+        return (self.home, self.away)
+
+
+def _sheet_side(replayed: ReplayedDeal, side: str) -> SheetSide:
+    entry = replayed.entry.side(side)
+    return SheetSide(
+        min_before=replayed.min_before(side),
+        cards=entry.cards,
+        natural=entry.natural,
+        mixed=entry.mixed,
+        red3=entry.red3,
+        penalty=entry.penalty,
+        score=replayed.score.side(side).score,
+        total=replayed.total(side),
+        went_out=replayed.entry.out == side,
+    )
+
+
+@dataclass(frozen=True)
+class Sheet:
+    state: MatchState
+    rows: tuple[SheetRow, ...]
+
+    @property
+    def next_number(self) -> int:
+        return len(self.rows) + 1
+
+
+def protocol_sheet(match: Match) -> Sheet:
+    stored = stored_entries(match)
+    state = replay_match(match, [entry for _, entry, _ in stored])
+    rows = tuple(
+        SheetRow(
+            number=replayed.number,
+            deal_id=deal_id,
+            home=_sheet_side(replayed, "home"),
+            away=_sheet_side(replayed, "away"),
+            out=replayed.entry.out,
+            concealed=replayed.entry.concealed,
+            end=replayed.entry.effective_end,
+            dealt_at=dealt_at,
+            ends_match=state.end_deal == replayed.number and state.end is not None,
+            is_last=index == len(stored) - 1,
+            warnings=tuple(problem_message(p, replayed.number) for p in replayed.warnings),
+        )
+        for index, (replayed, (deal_id, _, dealt_at)) in enumerate(zip(state.deals, stored))
+    )
+    return Sheet(state=state, rows=rows)
+
+
+# -- the deal being typed -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SidePreview:
+    before: int
+    breakdown: object  # engine SideScore: cards, canastas, red_threes, going_out, penalties, score
+    after: int
+    min_before: int
+    min_next: int
+
+
+@dataclass(frozen=True)
+class DealPreview:
+    number: int
+    home: SidePreview
+    away: SidePreview
+    problems: tuple[tuple[int, Problem], ...]
+    warnings: tuple[tuple[int, Problem], ...]
+    state: MatchState
+    ends_match: bool
+    correcting: bool
+
+    @property
+    def sides(self) -> tuple[SidePreview, SidePreview]:
+        return (self.home, self.away)
+
+
+def preview_deal(
+    match: Match, entry: DealEntry, *, correct_number: int | None = None, dealt_at: datetime | None = None
+) -> DealPreview:
+    """Replay the stored deals with the typed one (added, or replacing deal `correct_number`)."""
+    entries = [entry_ for _, entry_, _ in stored_entries(match)]
+    minute = minutes_between(match.started_at, dealt_at) if dealt_at else None
+    if correct_number is not None and 1 <= correct_number <= len(entries):
+        number = correct_number
+        entries[number - 1] = replace(entry, number=number, dealt_minute=minute)
+    else:
+        correct_number = None
+        number = len(entries) + 1
+        entries.append(replace(entry, number=number, dealt_minute=minute))
+    state = replay_match(match, entries)
+    replayed = state.deals[number - 1]
+    before = state.deals[number - 2] if number > 1 else None
+    problems = [(number, p) for p in replayed.errors]
+    if correct_number is not None:
+        # A correction may end the match earlier: the deals after it are then refused too.
+        problems += [
+            (later.number, p)
+            for later in state.deals[number:]
+            for p in later.errors
+            if p.code == "after-match-end"
+        ]
+    rules = state.rules
+
+    def side(name: str) -> SidePreview:
+        total_before = before.total(name) if before else 0
+        return SidePreview(
+            before=total_before,
+            breakdown=replayed.score.side(name),
+            after=replayed.total(name),
+            min_before=replayed.min_before(name),
+            min_next=rules.opening_minimum(replayed.total(name)),
+        )
+
+    return DealPreview(
+        number=number,
+        home=side("home"),
+        away=side("away"),
+        problems=tuple(problems),
+        warnings=tuple((number, p) for p in replayed.warnings),
+        state=state,
+        ends_match=state.end_deal == number and state.end is not None,
+        correcting=correct_number is not None,
+    )
+
+
+# -- problems placed by field -------------------------------------------------------------------
+
+
+@dataclass
+class PlacedProblems:
+    """Messages by field slot, and those that name no field of the form (shown above the form)."""
+
+    by_field: dict[str, list[str]] = field(default_factory=dict)
+    general: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_field or self.general)
+
+    @property
+    def count(self) -> int:
+        return sum(len(m) for m in self.by_field.values()) + len(self.general)
+
+    @property
+    def all_messages(self) -> list[str]:
+        return [m for ms in self.by_field.values() for m in ms] + self.general
+
+
+def place_problems(
+    field_names,
+    *,
+    problems=(),
+    warnings=(),
+    form_errors=None,
+) -> PlacedProblems:
+    """Engine problems (pairs of deal number and Problem) and form errors, by field slot."""
+    names = set(field_names)
+    placed = PlacedProblems()
+    if form_errors:
+        for name, errors in form_errors.items():
+            messages = [str(error) for error in errors]
+            if name in names:
+                placed.by_field.setdefault(name, []).extend(messages)
+            else:
+                placed.general.extend(messages)
+    for number, problem in problems:
+        message = problem_message(problem, number)
+        if problem.field in names:
+            placed.by_field.setdefault(problem.field, []).append(message)
+        else:
+            placed.general.append(message)
+    placed.warnings = [problem_message(problem, number) for number, problem in warnings]
+    return placed

@@ -1,0 +1,70 @@
+/*
+ * The protocol page, progressively enhanced. Without this file the page works as plain forms.
+ *
+ * - A number field selects its content when focused, so typing replaces the 0 that is there.
+ * - After the live check (htmx) has placed problems next to the fields, each field with a problem
+ *   is marked aria-invalid and shown as such, and a collapsed part that holds one is opened.
+ * No score is computed here: the numbers come from the server's engine.
+ */
+(function () {
+  "use strict";
+
+  function selectOnFocus(event) {
+    var input = event.target;
+    if (input && input.matches && input.matches(".deal-form input[type='number']")) {
+      // After the click has placed the caret, or the selection would be lost again.
+      window.setTimeout(function () {
+        // Only if still focused: select() would pull the focus back from the next field.
+        if (document.activeElement !== input) {
+          return;
+        }
+        try {
+          input.select();
+        } catch (e) {
+          /* some input types do not support selection */
+        }
+      }, 0);
+    }
+  }
+
+  function markProblems(root) {
+    var form = (root && root.closest && root.closest(".deal-form")) || document.querySelector(".deal-form");
+    if (!form) {
+      return;
+    }
+    var slots = form.querySelectorAll(".field-problems");
+    slots.forEach(function (slot) {
+      var name = slot.id.replace(/^problems-/, "");
+      var hasProblem = slot.textContent.trim() !== "";
+      var inputs = form.querySelectorAll("[name='" + name + "']");
+      inputs.forEach(function (input) {
+        if (input.type === "radio") {
+          return; // a radio group says it through its fieldset
+        }
+        if (hasProblem) {
+          input.setAttribute("aria-invalid", "true");
+        } else {
+          input.removeAttribute("aria-invalid");
+        }
+      });
+      var field = slot.closest(".deal-field");
+      if (field) {
+        field.classList.toggle("deal-field--error", hasProblem);
+      }
+      if (hasProblem) {
+        var details = slot.closest("details");
+        if (details && !details.open) {
+          details.open = true;
+        }
+      }
+    });
+  }
+
+  document.addEventListener("focusin", selectOnFocus);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    markProblems(event.target);
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    markProblems(event.target);
+  });
+})();

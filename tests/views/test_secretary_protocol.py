@@ -1,0 +1,461 @@
+"""The protocol page: recording a deal, refusals that keep what was typed, the live check, the
+correction of a deal, removing the last deal, and the match lifecycle buttons."""
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from scoring import services
+from scoring.models import AuditEntry, Deal, Match
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings):
+    """Users are made in every test; PBKDF2's deliberate slowness buys nothing here."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+THIN = "\u202f"
+
+
+@pytest.fixture
+def s(client):
+    setup = f.protocol_setup()
+    client.force_login(setup["secretary"])
+    return setup
+
+
+def protocol(match):
+    return reverse("scoring:match-protocol", args=[match.pk])
+
+
+def check(match):
+    return reverse("scoring:match-protocol-check", args=[match.pk])
+
+
+def deal_data(version, **values):
+    data = {"version": version}
+    data.update({key: str(value) for key, value in values.items()})
+    return data
+
+
+FIRST = {"home_cards": 285, "home_natural": 1, "home_mixed": 1, "away_cards": 120, "out": "home"}
+
+
+def input_value(html, name):
+    match = re.search(rf'<input[^>]*name="{name}"[^>]*>', html)
+    assert match, f"no input {name}"
+    value = re.search(r'value="([^"]*)"', match.group(0))
+    return value.group(1) if value else None
+
+
+# -- the page -------------------------------------------------------------------------------------
+
+
+def test_the_page_shows_the_header_the_sheet_and_an_empty_form(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+
+    html = client.get(protocol(match)).content.decode()
+
+    assert "Hemmalaget" in html and "Bortalaget" in html
+    assert "Svensk tävlingscanasta" in html
+    assert 'id="deal-1"' in html
+    assert f"1{THIN}885" in html
+    assert "Giv 2" in html
+    assert input_value(html, "home_cards") == "0"
+    assert input_value(html, "version") == str(match.version)
+    # Inputs are described by their problem slots.
+    assert 'aria-describedby="problems-home_cards"' in html
+    assert 'id="problems-away_cards"' in html
+
+
+def test_the_live_check_form_is_wired_for_htmx(client, s):
+    html = client.get(protocol(s["match"])).content.decode()
+
+    assert f'hx-post="{check(s["match"])}"' in html
+    assert 'hx-trigger="input changed delay:300ms"' in html
+    assert "<script>" not in html  # no inline script: the CSP forbids it
+
+
+# -- recording --------------------------------------------------------------------------------------
+
+
+def test_recording_a_deal_through_the_page(client, s):
+    match = s["match"]
+
+    response = client.post(protocol(match), deal_data(match.version, **FIRST))
+
+    assert response.status_code == 302
+    assert response["Location"] == protocol(match) + "?saved=1#entry"
+    match.refresh_from_db()
+    assert match.deal_count == 1
+    assert (match.home_total, match.away_total) == (1185, 120)
+    deal = match.deals.get()
+    assert (deal.home_natural, deal.home_mixed, deal.out, deal.end) == (1, 1, "home", "out")
+    page = client.get(response["Location"]).content.decode()
+    assert "Giv 1 sparad" in page
+    assert "autofocus" in page  # straight on to the next deal
+
+
+def test_a_rejected_deal_keeps_the_typed_values_and_names_the_field(client, s):
+    match = s["match"]
+
+    response = client.post(protocol(match), deal_data(match.version, home_cards=287, away_cards=-40, home_penalty=50))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert input_value(html, "home_cards") == "287"
+    assert input_value(html, "away_cards") == "-40"
+    assert input_value(html, "home_penalty") == "50"
+    slot = re.search(r'<div id="problems-home_cards"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert "Giv 1, hemmalaget, kortpoäng" in slot
+    assert "287" in slot
+    assert 'aria-invalid="true"' in html
+    assert Deal.objects.count() == 0
+    assert Match.objects.get().version == match.version
+
+
+def test_a_stale_version_is_refused_and_the_input_kept(client, s):
+    match = s["match"]
+    loaded_version = match.version
+    services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1), expected_version=loaded_version)
+
+    response = client.post(protocol(match), deal_data(loaded_version, home_cards=120, away_cards=90))
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Någon annan ändrade matchen" in html
+    assert input_value(html, "home_cards") == "120"
+    assert input_value(html, "away_cards") == "90"
+    match.refresh_from_db()
+    assert input_value(html, "version") == str(match.version)  # saving again is a deliberate act
+    assert match.deal_count == 1
+    # The page shows the match as it is now: deal 1 by the other hand, the form for deal 2.
+    assert 'id="deal-1"' in html and "Giv 2" in html
+
+
+def test_a_non_number_is_refused_with_a_message(client, s):
+    match = s["match"]
+
+    response = client.post(protocol(match), deal_data(match.version, home_cards="tolv"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    slot = re.search(r'<div id="problems-home_cards"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert "heltal" in slot
+    assert Deal.objects.count() == 0
+
+
+def test_the_deal_that_reaches_5000_ends_the_match_and_the_form_goes(client, s):
+    match = s["match"]
+    for number in (1, 2):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+    data = deal_data(match.version, home_cards=485, home_natural=2, home_mixed=1, away_cards=-40, out="home")
+
+    response = client.post(protocol(match), data)
+
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert "Matchen är slut: 5000 uppnått" in html
+    assert 'name="home_cards"' not in html
+    assert reverse("scoring:match-submit", args=[match.pk]) in html
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+
+
+def test_a_deal_after_the_end_is_refused(client, s):
+    match = s["match"]
+    for number in (1, 2, 3):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+
+    response = client.post(protocol(match), deal_data(match.version, home_cards=50))
+
+    assert response.status_code == 409
+    assert "slut" in response.content.decode()
+    assert match.deals.count() == 3
+
+
+def test_the_time_dealt_and_written_columns_are_saved(client, s):
+    started = timezone.make_aware(datetime(2026, 10, 14, 18, 30))
+    match = services.match_start(match=s["match"], user=s["secretary"], started_at=started)
+    data = deal_data(match.version, **FIRST, dealt_at="18:40", home_score=1185, home_total=1185, away_min=50)
+
+    response = client.post(protocol(match), data)
+
+    assert response.status_code == 302
+    deal = Match.objects.get().deals.get()
+    assert deal.home_score_written == 1185 and deal.away_min_written == 50
+    assert deal.dealt_at == started + timedelta(minutes=10)
+
+
+def test_a_deal_dealt_after_the_main_time_is_refused_by_its_time(client, s):
+    started = timezone.make_aware(datetime(2026, 10, 14, 18, 30))
+    match = services.match_start(match=s["match"], user=s["secretary"], started_at=started)
+
+    response = client.post(protocol(match), deal_data(match.version, **FIRST, dealt_at="19:25"))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<details class="deal-more" open>' in html
+    slot = re.search(r'<div id="problems-dealt_at"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert "55" in slot and "50" in slot
+    assert Deal.objects.count() == 0
+
+
+def test_a_written_total_that_differs_is_refused_and_the_details_open(client, s):
+    match = s["match"]
+
+    response = client.post(protocol(match), deal_data(match.version, **FIRST, home_total=1180))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<details class="deal-written" open>' in html
+    slot = re.search(r'<div id="problems-home_total"[^>]*>(.*?)</div>', html, re.S).group(1)
+    assert f"1{THIN}185" in slot or "1185" in slot
+
+
+# -- the live check -------------------------------------------------------------------------------
+
+
+def test_the_live_check_returns_totals_minimums_and_writes_nothing(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    audit_before = AuditEntry.objects.count()
+
+    response = client.post(
+        check(match),
+        {"home_cards": "300", "home_natural": "2", "away_cards": "50", "out": "home"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<html" not in html  # a partial
+    assert re.search(r'id="preview-home-score">1\u202f400<', html)
+    assert re.search(r'id="preview-home-total">3\u202f285<', html)
+    assert re.search(r'id="preview-away-total">10<', html)  # −40 + 50
+    assert re.search(r'id="preview-home-min">120<', html)
+    assert re.search(r'id="preview-away-min">50<', html)
+    match.refresh_from_db()
+    assert match.deal_count == 1 and match.version == 2
+    assert Deal.objects.count() == 1
+    assert AuditEntry.objects.count() == audit_before
+
+
+def test_the_live_check_places_each_problem_by_its_field(client, s):
+    match = s["match"]
+
+    response = client.post(
+        check(match), {"home_cards": "287", "away_cards": "0", "away_red3": "5"}, HTTP_HX_REQUEST="true"
+    )
+
+    html = response.content.decode()
+    home = re.search(r'<div id="problems-home_cards" class="field-problems" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    red3 = re.search(r'<div id="problems-away_red3" class="field-problems" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    away = re.search(r'<div id="problems-away_cards" class="field-problems" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    assert "287" in home.group(1) and "5" in home.group(1)
+    assert "röda treor" in red3.group(1)
+    assert away.group(1) == ""  # cleared when fine
+    assert "2 problem" in html
+    assert Deal.objects.count() == 0
+
+
+def test_the_live_check_shows_that_a_deal_would_end_the_match(client, s):
+    match = s["match"]
+    for number in (1, 2):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+
+    response = client.post(
+        check(match),
+        {"home_cards": "485", "home_natural": "2", "home_mixed": "1", "away_cards": "-40", "out": "home"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert "avslutar matchen" in response.content.decode()
+
+
+def test_the_check_button_without_javascript_renders_the_whole_page(client, s):
+    match = s["match"]
+
+    response = client.post(check(match), deal_data(match.version, home_cards=287))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html
+    assert input_value(html, "home_cards") == "287"
+    assert "inte delbart med 5" in html
+    assert Deal.objects.count() == 0
+
+
+# -- correcting and removing ------------------------------------------------------------------------
+
+
+def test_the_correction_page_is_prefilled_and_needs_a_reason(client, s):
+    match = s["match"]
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.deal(1, home_cards=120, away_cards=90, end="stock"), expected_version=1)
+    url = reverse("scoring:deal-correct", args=[match.pk, 1])
+
+    page = client.get(url).content.decode()
+    assert input_value(page, "home_cards") == "120"
+    assert input_value(page, "away_cards") == "90"
+
+    refused = client.post(url, deal_data(match.version, home_cards=125, away_cards=90, end="stock"))
+    assert refused.status_code == 200
+    assert input_value(refused.content.decode(), "home_cards") == "125"
+    assert match.deals.get().home_cards == 120
+
+
+def test_a_correction_with_a_reason_recomputes_and_is_logged(client, s):
+    match = s["match"]
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(2, "away"), expected_version=match.version)
+    url = reverse("scoring:deal-correct", args=[match.pk, 1])
+
+    response = client.post(
+        url, deal_data(match.version, home_cards=100, away_cards=50, end="stock", reason="Skrivfel, pappret säger 100")
+    )
+
+    assert response.status_code == 302
+    assert response["Location"].endswith("#deal-1")
+    assert list(match.deals.values_list("home_total", "away_total")) == [(100, 50), (60, 1935)]
+    entry = AuditEntry.objects.get(action="deal_correct")
+    assert entry.reason == "Skrivfel, pappret säger 100" and entry.user == s["secretary"]
+    log = client.get(protocol(match)).content.decode()
+    assert "Skrivfel, pappret säger 100" in log
+
+
+def test_a_correction_that_breaks_the_rules_is_refused_with_the_values_kept(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    url = reverse("scoring:deal-correct", args=[match.pk, 1])
+
+    response = client.post(url, deal_data(match.version, home_cards=283, away_cards=0, out="home", home_natural=1, reason="fel"))
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert input_value(html, "home_cards") == "283"
+    assert "delbart med 5" in html
+    assert match.deals.get().home_cards == 485
+
+
+def test_removing_the_last_deal_needs_a_reason(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    url = reverse("scoring:deal-delete-last", args=[match.pk])
+
+    refused = client.post(url, {"version": match.version, "reason": ""})
+    done = client.post(url, {"version": match.version, "reason": "Dubbelinmatad"})
+
+    assert refused.status_code == 200
+    assert done.status_code == 302
+    assert match.deals.count() == 0
+    assert AuditEntry.objects.get(action="deal_delete").reason == "Dubbelinmatad"
+
+
+# -- lifecycle ----------------------------------------------------------------------------------------
+
+
+def finished(s):
+    match = s["match"]
+    for number in (1, 2, 3):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+    return match
+
+
+def test_submit_then_the_away_captain_confirms(client, s):
+    match = finished(s)
+
+    response = client.post(reverse("scoring:match-submit", args=[match.pk]), {"version": match.version})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.SUBMITTED
+
+    client.force_login(s["away_captain"])
+    page = client.get(protocol(match)).content.decode()
+    assert reverse("scoring:match-confirm", args=[match.pk]) in page
+    response = client.post(reverse("scoring:match-confirm", args=[match.pk]), {"version": match.version})
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.confirmed_by == s["away_captain"]
+
+
+def test_a_stale_lifecycle_action_is_refused_with_409(client, s):
+    match = finished(s)
+    old = match.version
+    services.match_submit(match=match, user=s["secretary"], expected_version=old)
+
+    response = client.post(reverse("scoring:match-reopen", args=[match.pk]), {"version": old, "reason": "Fel lag"})
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Fel lag" in html
+    match.refresh_from_db()
+    assert match.status == Match.Status.SUBMITTED
+
+
+def test_walk_over_postpone_void_and_reopen(client, s):
+    match = s["match"]
+    client.post(reverse("scoring:match-postpone", args=[match.pk]), {"version": match.version, "reason": "Sjukdom"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.POSTPONED
+
+    client.post(reverse("scoring:match-forfeit", args=[match.pk]), {"version": match.version, "winner": "away", "reason": "Kom inte"})
+    match.refresh_from_db()
+    assert (match.status, match.end, match.winner) == (Match.Status.FINISHED, Match.End.FORFEIT, "away")
+
+    client.post(reverse("scoring:match-reopen", args=[match.pk]), {"version": match.version, "reason": "Fel"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED
+
+    refused = client.post(reverse("scoring:match-void", args=[match.pk]), {"version": match.version, "reason": ""})
+    assert refused.status_code == 200
+    client.post(reverse("scoring:match-void", args=[match.pk]), {"version": match.version, "reason": "Inställd"})
+    match.refresh_from_db()
+    assert match.status == Match.Status.VOID
+
+
+def test_lost_after_warnings(client, s):
+    match = s["match"]
+
+    client.post(reverse("scoring:match-forfeit", args=[match.pk]), {"version": match.version, "winner": "home", "warnings": "yes"})
+
+    match.refresh_from_db()
+    assert (match.end, match.winner) == (Match.End.WARNINGS, "home")
+
+
+def test_the_forfeit_form_asks_for_the_winner(client, s):
+    match = s["match"]
+
+    response = client.post(reverse("scoring:match-forfeit", args=[match.pk]), {"version": match.version})
+
+    assert response.status_code == 200
+    assert "Välj vilket lag som vinner" in response.content.decode()
+    match.refresh_from_db()
+    assert match.status == Match.Status.SCHEDULED
+
+
+def test_the_clock_can_end_a_timed_match_between_deals(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    page = client.get(protocol(match)).content.decode()
+    assert reverse("scoring:match-clock", args=[match.pk]) in page  # sv-tavling is timed
+
+    response = client.post(reverse("scoring:match-clock", args=[match.pk]), {"version": match.version})
+
+    assert response.status_code == 302
+    match.refresh_from_db()
+    assert (match.status, match.end) == (Match.Status.FINISHED, "clock")
+    assert "Matchen är slut" in client.get(protocol(match)).content.decode()
+
+
+def test_no_clock_button_without_a_clock(client, s):
+    match = s["match"]
+    match.competition.rules_key = "internationell-1951"
+    match.competition.save()
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+
+    page = client.get(protocol(match)).content.decode()
+
+    assert reverse("scoring:match-clock", args=[match.pk]) not in page
+    assert 'value="clock"' not in page  # no "the clock" ending either
