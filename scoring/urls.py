@@ -6,9 +6,11 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 
 from django.urls import path
 
+from scoring.cache import competition_stamp, match_stamp, public_page, team_stamp
 from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions
 from scoring.views import schedules as schedule_views
 
+# Public pages wrapped in public_page(...) are cached for visitors without a session (scale, issue 7).
 app_name = "scoring"
 
 urlpatterns = [
@@ -16,12 +18,12 @@ urlpatterns = [
     path("", public.StartPageView.as_view(), name="home"),
     # -- public: competitions, rounds, matches, teams, players, clubs; embeds and feeds; hall clock
     path("competitions/", public.CompetitionListView.as_view(), name="competition-list"),
-    path("competitions/<int:pk>/", public.CompetitionDetailView.as_view(), name="competition-detail"),
+    path("competitions/<int:pk>/", public_page(competition_stamp)(public.CompetitionDetailView.as_view()), name="competition-detail"),
     path("competitions/<int:pk>/live/", public.CompetitionLiveView.as_view(), name="competition-live"),
-    path("competitions/<int:pk>/rounds/", public.CompetitionRoundsView.as_view(), name="competition-rounds"),
+    path("competitions/<int:pk>/rounds/", public_page(competition_stamp)(public.CompetitionRoundsView.as_view()), name="competition-rounds"),
     path("competitions/<int:pk>/embed/", public_feeds.CompetitionEmbedView.as_view(), name="competition-embed"),
     path("competitions/<int:pk>/feed.json", public_feeds.CompetitionFeedView.as_view(), name="competition-feed"),
-    path("competitions/<int:pk>/rounds/<int:number>/", public.RoundDetailView.as_view(), name="round-detail"),
+    path("competitions/<int:pk>/rounds/<int:number>/", public_page(competition_stamp)(public.RoundDetailView.as_view()), name="round-detail"),
     path("competitions/<int:pk>/rounds/<int:number>/live/", public.RoundLiveView.as_view(), name="round-live"),
     path("competitions/<int:pk>/rounds/<int:number>/clock/", public_clock.HallClockView.as_view(), name="round-clock"),
     path(
@@ -34,9 +36,9 @@ urlpatterns = [
         public_clock.HallClockStartView.as_view(),
         name="round-clock-start",
     ),
-    path("matches/<int:pk>/", public.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<int:pk>/", public_page(match_stamp)(public.MatchDetailView.as_view()), name="match-detail"),
     path("matches/<int:pk>/live/", public.MatchLiveView.as_view(), name="match-live"),
-    path("teams/<int:pk>/", public.TeamDetailView.as_view(), name="team-detail"),
+    path("teams/<int:pk>/", public_page(team_stamp)(public.TeamDetailView.as_view()), name="team-detail"),
     path("teams/<int:pk>/fixtures.ics", public_feeds.TeamCalendarView.as_view(), name="team-calendar"),
     path("players/<int:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
     path("clubs/", public.ClubListView.as_view(), name="club-list"),
