@@ -1,6 +1,7 @@
 """Root URLs: language switch, admin, login/logout, health check, and the scoring app at the root."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from scoring.views.health import healthz
@@ -8,7 +9,17 @@ from scoring.views.health import healthz
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Log in and out, and change one's own password. No password reset by e-mail: the site sends
+    # no mail (a reset form would fail, or leak reset links into a log); an administrator sets a
+    # new password in the admin or with `manage.py changepassword`.
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("healthz", healthz, name="healthz"),
     path("", include("scoring.urls", namespace="scoring")),
 ]
