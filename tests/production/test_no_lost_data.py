@@ -52,12 +52,13 @@ CALLS = {
 
 
 # Where each service can be made to crash: after its deals are written (audit_log, save) or while
-# writing them (bulk_create, bulk_update).
+# writing them (bulk_create, bulk_update). Recording the next deal and removing the last one leave
+# the other deals as they are, so those two services write no bulk_update (issue 7).
 CRASH_POINTS = [
-    ("deals_record", "audit_log"), ("deals_record", "bulk_create"), ("deals_record", "bulk_update"),
+    ("deals_record", "audit_log"), ("deals_record", "bulk_create"),
     ("deals_record", "save"),
     ("deal_correct", "audit_log"), ("deal_correct", "bulk_update"), ("deal_correct", "save"),
-    ("deal_delete_last", "audit_log"), ("deal_delete_last", "bulk_update"), ("deal_delete_last", "save"),
+    ("deal_delete_last", "audit_log"), ("deal_delete_last", "save"),
     ("match_forfeit", "audit_log"), ("match_forfeit", "save"),
     ("match_void", "audit_log"), ("match_void", "save"),
     ("match_import_deals", "audit_log"), ("match_import_deals", "bulk_create"), ("match_import_deals", "save"),

@@ -138,3 +138,19 @@ def test_a_table_is_cached_by_what_it_shows(played):
     _finish(played["match"], played["secretary"])
     after = StandingsTable(competition_standings(competition), caption="Tabell")
     assert table_key(after) != table_key(before)
+
+
+def test_recording_a_deal_does_not_rewrite_the_earlier_deals(played):
+    """The cost of a save must not grow with the match: earlier deals are not written again."""
+    match, secretary = played["match"], played["secretary"]
+    from tests.factories import deal
+
+    for number in (1, 2, 3, 4):
+        match = services.deals_record(match=match, user=secretary, entry=deal(number, home_cards=60, away_cards=-20,
+                                      end="stock"), expected_version=match.version)
+    with CaptureQueriesContext(connection) as queries:
+        match = services.deals_record(match=match, user=secretary, entry=deal(5, home_cards=60, away_cards=-20,
+                                      end="stock"), expected_version=match.version)
+    deal_updates = [q["sql"] for q in queries.captured_queries if q["sql"].startswith('UPDATE "scoring_deal"')]
+    assert deal_updates == []
+    assert match.deal_count == 5 and match.home_total == 300 and match.away_total == -100
