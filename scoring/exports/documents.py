@@ -22,7 +22,7 @@ from scoring.engine import replay
 from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
-from scoring.models import Competition, Match, Team
+from scoring.models import Match, Team
 
 from .formatting import format_number, iso_date
 
@@ -337,6 +337,7 @@ class BlankProtocol:
     target_label: str
     has_clock: bool
     qr_code: str = ""
+    grid_svg: str = ""
 
 
 def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:
@@ -372,31 +373,3 @@ def protocol_matches(queryset):
         "away_substitute",
         "confirmed_by",
     )
-
-
-# -- standings and results ----------------------------------------------------------------------
-
-
-def _tiebreak_labels() -> dict[str, str]:
-    return {
-        "points": _("match points"),
-        "card_points_for": _("card points for"),
-        "difference": _("difference"),
-        "ratio": _("card-point ratio"),
-        "wins": _("wins"),
-        "head_to_head": _("head-to-head"),
-        "name": _("name"),
-    }
-
-
-def competition_facts(competition: Competition) -> dict:
-    points = competition.points_rules
-    labels = _tiebreak_labels()
-    return {
-        "competition": competition,
-        "organiser": competition.organiser.name,
-        "rules_name": competition.rules.name,
-        "points_name": points.name,
-        "win_draw_loss": " / ".join(format_number(value) for value in (points.win, points.draw, points.loss)),
-        "order": ", ".join(labels.get(key, key) for key in points.tiebreaks),
-    }

@@ -20,6 +20,7 @@ from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from weasyprint.urls import URLFetcher
 
@@ -27,11 +28,17 @@ from scoring import selectors
 from scoring.models import Competition, Match, Round
 
 from . import PDF, Export
-from .documents import blank_protocol, competition_facts, match_protocol, protocol_matches, site_url
+from .documents import blank_protocol, match_protocol, protocol_matches, site_url
 from .formatting import file_name, iso_date
-from .tables import RoundResultsExportTable, round_result_rows, standings_table
+from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 STYLESHEET = "scoring/css/pdf.css"
+# The deal table's geometry, as pdf.css lays it out: A4 (210 mm) less the 13 mm side margins, the
+# narrow deal-number and end columns, equal data columns, and the blank rows' height.
+TABLE_WIDTH_MM = 184
+NARROW_COLUMN_MM = 6.5
+BLANK_ROW_MM = 6
+THIN_MM, THICK_MM = 0.176, 0.494  # 0.5 pt and 1.4 pt, the table's rules
 
 
 class OfflineURLFetcher(URLFetcher):
@@ -41,6 +48,7 @@ class OfflineURLFetcher(URLFetcher):
         super().__init__(allowed_protocols={"file", "data"}, timeout=1)
 
 
+@lru_cache(maxsize=1)
 def _stylesheet_path() -> str:
     path = finders.find(STYLESHEET)
     if not path:
@@ -61,7 +69,14 @@ def _css_string(text: str) -> str:
 def _page_number_css() -> weasyprint.CSS:
     """'Sida 1 av 2' in the bottom-right margin box, in the active language."""
     marker = "\x00"
-    label = _("Page %(page)s of %(pages)s") % {"page": f"{marker}page{marker}", "pages": f"{marker}pages{marker}"}
+    return _page_number_stylesheet(
+        _("Page %(page)s of %(pages)s") % {"page": f"{marker}page{marker}", "pages": f"{marker}pages{marker}"}
+    )
+
+
+@lru_cache(maxsize=8)
+def _page_number_stylesheet(label: str) -> weasyprint.CSS:
+    marker = "\x00"
     tokens = []
     for index, part in enumerate(label.split(marker)):
         if index % 2:
@@ -105,6 +120,37 @@ def qr_code(url: str) -> str:
 # -- protocols ----------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=8)
+def blank_grid_svg(columns_per_side: int, rows: int) -> str:
+    """The empty deal rows of a blank protocol as one drawing: the grid the table's cells would
+    draw (thin rules, a heavy rule after each side, the totals shaded), right of the deal numbers.
+    WeasyPrint lays out hundreds of empty cells slowly; one SVG per page prints the same."""
+    columns = 2 * columns_per_side
+    width = (TABLE_WIDTH_MM - 2 * NARROW_COLUMN_MM) / columns
+    total_width = columns * width + NARROW_COLUMN_MM
+    height = rows * BLANK_ROW_MM
+    parts = []
+    for side in range(2):
+        x = (side * columns_per_side + columns_per_side - 1) * width
+        parts.append(f'<rect x="{x:.3f}" y="0" width="{width:.3f}" height="{height}" fill="#f4f4f4" stroke="none"/>')
+    for row in range(1, rows):
+        y = row * BLANK_ROW_MM
+        parts.append(f'<line x1="0" y1="{y}" x2="{total_width:.3f}" y2="{y}" stroke-width="{THIN_MM}"/>')
+    for column in range(1, columns + 1):
+        x = column * width
+        thick = column % columns_per_side == 0
+        parts.append(
+            f'<line x1="{x:.3f}" y1="0" x2="{x:.3f}" y2="{height}" stroke-width="{THICK_MM if thick else THIN_MM}"/>'
+        )
+    right = total_width - THIN_MM / 2
+    parts.append(f'<line x1="{right:.3f}" y1="0" x2="{right:.3f}" y2="{height}" stroke-width="{THIN_MM}"/>')
+    return mark_safe(  # only numbers made here, no user text
+        f'<svg class="deals__grid-svg" xmlns="http://www.w3.org/2000/svg" width="{total_width:.3f}mm" '
+        f'height="{height}mm" viewBox="0 0 {total_width:.3f} {height}" stroke="#000">{"".join(parts)}</svg>'
+    )
+
+
+
 def match_protocol_html(match: Match) -> str:
     match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
     protocol = match_protocol(match)
@@ -134,6 +180,7 @@ def round_blank_protocols_html(round: Round) -> str:
     for match in matches:
         protocol = blank_protocol(match)
         protocol.qr_code = qr_code(protocol.record_url)
+        protocol.grid_svg = blank_grid_svg(8 if protocol.show_red_threes else 7, len(protocol.rows) - 1)
         protocols.append(protocol)
     competition = round.competition
     title = _("Protocols, %(competition)s, round %(number)s") % {

@@ -5,6 +5,7 @@ the PDF, with thin spaces and a true minus (5 120, −40); its *value* (value_*,
 returns) is the raw number a spreadsheet stores. The xlsx writer reads `as_values()`, so every sheet
 goes through one writer. Rows are plain dicts built from the selectors (scoring.selectors) and the
 match totals the services stored from the engine; nothing here computes a score.
+`competition_facts` is the competition header that both kinds of document print.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.standings import StandingRow
-from scoring.models import Match
+from scoring.models import Competition, Match
 
 from .formatting import format_number, plain_number
 
@@ -139,3 +140,31 @@ def round_result_rows(matches) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+# -- the competition header ---------------------------------------------------------------------
+
+
+def _tiebreak_labels() -> dict[str, str]:
+    return {
+        "points": gettext("match points"),
+        "card_points_for": gettext("card points for"),
+        "difference": gettext("difference"),
+        "ratio": gettext("card-point ratio"),
+        "wins": gettext("wins"),
+        "head_to_head": gettext("head-to-head"),
+        "name": gettext("name"),
+    }
+
+
+def competition_facts(competition: Competition) -> dict:
+    points = competition.points_rules
+    labels = _tiebreak_labels()
+    return {
+        "competition": competition,
+        "organiser": competition.organiser.name,
+        "rules_name": competition.rules.name,
+        "points_name": points.name,
+        "win_draw_loss": " / ".join(format_number(value) for value in (points.win, points.draw, points.loss)),
+        "order": ", ".join(labels.get(key, key) for key in points.tiebreaks),
+    }

@@ -35,9 +35,9 @@ from scoring.engine.protocol_file import WRITE_COLUMNS, deal_rows
 from scoring.models import Competition, Deal, Match, Round
 
 from . import XLSX, Export
-from .documents import competition_facts, match_record_url, protocol_matches, replay_match
+from .documents import match_record_url, protocol_matches, replay_match
 from .formatting import file_name, iso_date, plain_number
-from .tables import RoundResultsExportTable, round_result_rows, standings_table
+from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 MAX_SHEET_NAME = 31
 _FORBIDDEN_IN_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")

@@ -114,3 +114,45 @@ def test_unknown_objects_and_bad_rounds_are_404(client, played):
 def test_downloads_refuse_post(client, played):
     response = client.post(reverse("scoring:standings-pdf", args=[played["competition"].pk]))
     assert response.status_code == 405
+
+
+# -- the buttons on the pages -------------------------------------------------------------------
+
+
+def test_match_page_offers_the_protocol_once_played(client, played):
+    match = played["match"]
+    page = client.get(reverse("scoring:match-detail", args=[match.pk])).content.decode()
+
+    assert reverse("scoring:match-protocol-pdf", args=[match.pk]) in page
+    assert reverse("scoring:match-protocol-xlsx", args=[match.pk]) in page
+
+    unplayed = f.make_match(competition=match.competition, table=2)
+    page = client.get(reverse("scoring:match-detail", args=[unplayed.pk])).content.decode()
+    assert reverse("scoring:match-protocol-pdf", args=[unplayed.pk]) not in page
+
+
+def test_round_page_offers_results_to_all_and_blank_protocols_to_secretaries(client, played):
+    round_ = played["round"]
+    args = [round_.competition_id, round_.number]
+    url = reverse("scoring:round-detail", args=args)
+    blank = reverse("scoring:round-protocols-pdf", args=args)
+
+    page = client.get(url).content.decode()
+    assert reverse("scoring:round-results-pdf", args=args) in page
+    assert reverse("scoring:round-results-xlsx", args=args) in page
+    assert blank not in page
+
+    client.force_login(played["secretary"])
+    assert blank in client.get(url).content.decode()
+
+
+def test_standings_page_offers_the_standings_and_the_whole_competition(client, played):
+    competition = played["competition"]
+    url = reverse("scoring:competition-detail", args=[competition.pk])
+
+    page = client.get(url).content.decode()
+    for name in ("standings-pdf", "standings-xlsx", "competition-pdf", "competition-xlsx"):
+        assert reverse(f"scoring:{name}", args=[competition.pk]) in page
+
+    page = client.get(url + "?after=1").content.decode()
+    assert reverse("scoring:standings-pdf", args=[competition.pk]) + "?round=1" in page
