@@ -42,3 +42,9 @@ def test_protocol_export_as_pdf_uses_the_match_protocol(played, tmp_path):
 
     text = pdf_text(target.read_bytes())
     assert "Matchprotokoll" in text and "Underskrift, hemmalagets kapten" in text
+
+
+def test_export_to_standard_output(played, capsysbinary):
+    call_command("export", "--competition", str(played["competition"].pk), "--format", "xlsx", "-o", "-")
+
+    assert capsysbinary.readouterr().out.startswith(b"PK\x03\x04")  # an xlsx is a zip file

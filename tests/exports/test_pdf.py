@@ -200,3 +200,24 @@ def test_protocol_carries_the_record_url_as_a_qr_code(played, settings, english)
     assert url in html
     assert 'src="data:image/svg+xml' in html
     assert url in pdf_text(pdf.html_to_pdf(html))
+
+
+def test_match_ended_by_the_clock(db, english):
+    setup = f.protocol_setup()
+    deals = [*f.EXPORT_SAMPLE_DEALS[:2], f.deal(3, home_cards=60, home_mixed=1, away_cards=90, end="clock")]
+    match = f.play_match(setup["match"], setup["secretary"], deals)
+
+    text = pdf_text(pdf.match_protocol_pdf(match).content)
+
+    assert "Ended by the clock after deal 3." in text
+    assert row_line(text, 3).endswith(" C")
+    assert "Preliminary" not in text
+
+
+def test_standings_after_a_round(played, english):
+    f.make_round(played["competition"], 2)
+
+    text = pdf_text(pdf.standings_pdf(played["competition"], up_to_round=1).content)
+
+    assert "Standings after round 1" in text
+    assert "Hemmalaget" in row_line(text, 1)
