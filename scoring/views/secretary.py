@@ -4,7 +4,7 @@ remove the last deal, upload a protocol file) and the match's audit log.
 Views are thin: a form turns what was typed into the engine's DealEntry, the live check replays
 the stored deals plus the typed one with the engine (never writing), and saving goes through the
 services (deals_record, deal_correct, deal_delete_last, match_import_deals), whose refusals
-re-render the page with what was typed kept. The lifecycle buttons are in secretary_actions.
+re-render the page with what was typed kept.
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from django.views.generic import TemplateView
 from scoring import permissions, services
 from scoring.adapters import deal_to_entry
 from scoring.engine import DealEntry, SideEntry
-from scoring.engine.protocol_file import ProtocolFileError, read_protocol
 from scoring.forms.protocol import (
     DealCorrectForm,
     DealEntryForm,
@@ -31,7 +30,6 @@ from scoring.forms.protocol import (
     ProtocolUploadForm,
     ReasonForm,
 )
-from scoring.messages import file_error_message, problem_message
 from scoring.models import Match
 
 from .secretary_base import (
@@ -398,70 +396,3 @@ class DealDeleteLastView(MatchAccessMixin, View):
             return self.page(ReasonForm(data), error=refusal.message, status=STALE_STATUS)
         messages.success(request, _("Deal %(number)s removed.") % {"number": number})
         return HttpResponseRedirect(protocol_url(match, "entry"))
-
-
-# -- uploading a protocol file ------------------------------------------------------------------
-
-
-class ProtocolUploadView(MatchAccessMixin, View):
-    """A CSV or xlsx protocol replaces the match's deals: all or nothing (match_import_deals)."""
-
-    access = "enter"
-    template_name = "scoring/secretary/upload.html"
-
-    def page(self, form, *, error=None, file_errors=(), deal_problems=(), status=200):
-        match = self.match
-        grouped: dict[int, list[str]] = {}
-        for number, problem in deal_problems:
-            grouped.setdefault(number, []).append(problem_message(problem, number))
-        context = {
-            "match": match,
-            "form": form,
-            "error": error,
-            "file_errors": file_errors,
-            "deal_problems": sorted(grouped.items()),
-            "may_upload": match_actions(self.request.user, match, protocol_sheet(match).state).upload,
-        }
-        return render(self.request, self.template_name, context, status=status)
-
-    def make_form(self, data=None, files=None):
-        return ProtocolUploadForm(
-            data, files, initial={"version": self.match.version}, replaces_deals=bool(self.match.deal_count)
-        )
-
-    def get(self, request, pk):
-        return self.page(self.make_form())
-
-    def post(self, request, pk):
-        match = self.match
-        form = self.make_form(request.POST, request.FILES)
-        if not form.is_valid():
-            return self.page(form, error=_("The file was not imported."))
-        upload = form.cleaned_data["file"]
-        try:
-            entries = read_protocol(upload.read(), upload.name)
-        except ProtocolFileError as problem:
-            return self.page(
-                self.make_form(request.POST),
-                error=_("The file could not be read. Nothing was saved."),
-                file_errors=[file_error_message(problem)],
-            )
-        try:
-            services.match_import_deals(
-                match=match,
-                user=request.user,
-                entries=entries,
-                expected_version=form.cleaned_data["version"],
-                reason=form.cleaned_data.get("reason") or "",
-            )
-        except services.DealProblemsError as refusal:
-            return self.page(self.make_form(request.POST), error=refusal.message, deal_problems=refusal.problems)
-        except (services.StaleMatchError, services.MatchStateError) as refusal:
-            self.reload_match()
-            data = request.POST.copy()
-            data["version"] = str(match.version)
-            return self.page(self.make_form(data), error=refusal.message, status=STALE_STATUS)
-        messages.success(
-            request, _("The protocol file was imported: %(count)s deals.") % {"count": len(entries)}
-        )
-        return HttpResponseRedirect(protocol_url(match))

@@ -459,3 +459,20 @@ def test_no_clock_button_without_a_clock(client, s):
 
     assert reverse("scoring:match-clock", args=[match.pk]) not in page
     assert 'value="clock"' not in page  # no "the clock" ending either
+
+
+def test_the_live_check_of_a_correction_shows_the_deal_and_the_new_final_totals(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(2, "away"), expected_version=match.version)
+    data = {"correct_number": "1", "home_cards": "100", "away_cards": "50", "end": "stock", "version": str(match.version)}
+
+    partial = client.post(check(match), data, HTTP_HX_REQUEST="true").content.decode()
+    page = client.post(check(match), data)
+
+    assert "Giv 1 som rättad" in partial
+    assert re.search(r'id="preview-home-total">100<', partial)
+    assert f"Efter alla givar: 60 – 1{THIN}935" in partial
+    assert page.status_code == 200
+    assert "Rätta giv 1" in page.content.decode()
+    assert input_value(page.content.decode(), "home_cards") == "100"
+    assert list(match.deals.values_list("home_cards", flat=True)) == [485, -40]
