@@ -7,7 +7,7 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 from django.urls import path
 
 from scoring.cache import competition_stamp, match_stamp, public_page, team_stamp
-from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions
+from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
 # Public pages wrapped in public_page(...) are cached for visitors without a session (scale, issue 7).
