@@ -231,9 +231,10 @@ def team_stamp(team_id: int) -> str | None:
 def cached_by_competition(function: Callable) -> Callable:
     """Cache a read `function(competition, **kwargs)` under the competition's stamp.
 
-    The result must be picklable. The stamp is read in the caller's transaction, so it sees that
-    transaction's own writes; an entry made from uncommitted rows is filed under a stamp that a
-    rollback never brings back.
+    The result must be picklable. One entry per competition and arguments holds the stamp it was
+    made under and is replaced when the stamp changes, so old results take no room. The stamp is
+    read in the caller's transaction, so it sees that transaction's own writes; an entry made from
+    uncommitted rows carries a stamp that a rollback never brings back.
     """
 
     @functools.wraps(function)
@@ -241,14 +242,14 @@ def cached_by_competition(function: Callable) -> Callable:
         stamp = competition_stamp(competition.pk)
         if stamp is None:
             return function(competition, **kwargs)
-        key = f"{PREFIX}:{function.__module__}.{function.__qualname__}:{competition.pk}:{stamp}:" + _digest(
+        key = f"{PREFIX}:{function.__module__}.{function.__qualname__}:{competition.pk}:" + _digest(
             sorted(kwargs.items())
         )
-        missing = object()
-        value = cache.get(key, missing)
-        if value is missing:
-            value = function(competition, **kwargs)
-            cache.set(key, value, timeout())
+        entry = cache.get(key)
+        if entry is not None and entry[0] == stamp:
+            return entry[1]
+        value = function(competition, **kwargs)
+        cache.set(key, (stamp, value), timeout())
         return value
 
     wrapper.uncached = function
@@ -268,7 +269,8 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
     """A view decorator: serve visitors without a session a copy made under the same stamp.
 
     `stamp_of(view_kwargs[kwarg])` names what the page shows (competition_stamp, match_stamp,
-    team_stamp); a missing object (None) is never cached, the view answers (404).
+    team_stamp); a missing object (None) is never cached, the view answers (404). One entry per
+    page and language holds the stamp it was made under and is replaced when the stamp changes.
     """
 
     def decorator(view: Callable) -> Callable:
@@ -279,10 +281,10 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
             stamp = stamp_of(kwargs[kwarg])
             if stamp is None:
                 return view(request, *args, **kwargs)
-            key = f"{PREFIX}:page:{_digest(request.get_full_path(), get_language(), stamp)}"
+            key = f"{PREFIX}:page:{_digest(request.get_full_path(), get_language())}"
             cached = cache.get(key)
-            if cached is not None:
-                content, headers = cached
+            if cached is not None and cached[0] == stamp:
+                _stamp, content, headers = cached
                 response = HttpResponse(content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
                 for name, value in headers:
                     response[name] = value
@@ -294,7 +296,7 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
                 content = response.content
                 content = _with_token_placeholder(request, content)
                 headers = [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
-                cache.set(key, (content, headers), timeout())
+                cache.set(key, (stamp, content, headers), timeout())
             return response
 
         return wrapped
