@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
+from django.utils.encoding import force_str
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.standings import StandingRow
@@ -45,6 +46,43 @@ class ExportTable(tables.Table):
         orderable = False
         # Rows are dicts; no model, no pagination: the whole table is the document.
         template_name = "django_tables2/table.html"
+
+    def as_values(self, exclude_columns=None):
+        """What django-tables2's Table.as_values returns (the header, then per row each column's
+        value_* or cell value, None for an empty cell) without its introspection of every cell: a
+        competition's workbook has a row for every match of every round."""
+        exclude = set(exclude_columns or ())
+        columns = [
+            column for column in self.columns.iterall()
+            if not (column.column.exclude_from_export or column.name in exclude)
+        ]  # fmt: skip
+        getters = [self._value_getter(column) for column in columns]
+        if None in getters:  # a kind of column this does not know: django-tables2's own way
+            yield from super().as_values(exclude_columns)
+            return
+        yield [force_str(column.header, strings_only=True) for column in columns]
+        for record in self.data:
+            yield [get(record) for get in getters]
+
+    def _value_getter(self, bound_column):
+        custom = getattr(self, f"value_{bound_column.name}", None)
+        if custom is not None:
+            return lambda record: custom(record=record)
+        column, accessor = bound_column.column, bound_column.accessor
+        if isinstance(column, NumberColumn):
+            convert = plain_number
+        elif type(column) is tables.Column:
+            convert = None  # a plain column's value is the cell's own
+        else:
+            return None
+
+        def value(record):
+            raw = accessor.resolve(record, quiet=True)
+            if raw in column.empty_values:
+                return None
+            return force_str(convert(raw) if convert else raw, strings_only=True)
+
+        return value
 
 
 class StandingsExportTable(ExportTable):
@@ -111,18 +149,29 @@ def has_result(match: Match) -> bool:
     return bool(match.deal_count or match.end)
 
 
-def match_status(match: Match, preliminary: bool = False) -> str:
-    parts = [str(match.get_status_display())]
-    if match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
-        parts = [str(match.get_end_display())]
-    elif match.end == Match.End.CLOCK:
-        parts.append(str(_("the clock")))
-    if preliminary:
-        parts.append(str(_("preliminary")))
-    return ", ".join(parts)
+class StatusTexts:
+    """A match's status in words: "Bekräftad", "Walk over", "Avslutad, klockan, preliminärt".
+    The words are looked up once per table, not once per match (a workbook has thousands)."""
+
+    def __init__(self):
+        self.status = {value: str(label) for value, label in Match.Status.choices}
+        self.end = {value: str(label) for value, label in Match.End.choices}
+        self.clock = gettext("the clock")
+        self.preliminary = gettext("preliminary")
+
+    def __call__(self, match: Match, preliminary: bool = False) -> str:
+        parts = [self.status.get(match.status, match.status)]
+        if match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
+            parts = [self.end[match.end]]
+        elif match.end == Match.End.CLOCK:
+            parts.append(self.clock)
+        if preliminary:
+            parts.append(self.preliminary)
+        return ", ".join(parts)
 
 
 def round_result_rows(matches) -> list[dict[str, Any]]:
+    status = StatusTexts()
     rows = []
     for match in matches:
         played = has_result(match)
@@ -136,7 +185,7 @@ def round_result_rows(matches) -> list[dict[str, Any]]:
                 "away_total": match.away_total if played else None,
                 "home_points": match.home_points,
                 "away_points": match.away_points,
-                "status": match_status(match, getattr(match, "preliminary", False)),
+                "status": status(match, getattr(match, "preliminary", False)),
             }
         )
     return rows

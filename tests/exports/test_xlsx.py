@@ -14,7 +14,9 @@ from scoring.adapters import deal_to_entry
 from scoring.engine import replay
 from scoring.engine.protocol_file import WRITE_COLUMNS, read_xlsx
 from scoring.exports import XLSX, xlsx
+from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
 from scoring.exports.xlsx import sheet_name
+from scoring.selectors import competition_standings, round_results
 from scoring.services import match_import_deals
 from tests import factories as f
 
@@ -62,6 +64,27 @@ def test_writer_makes_a_bold_frozen_header_numbers_as_numbers_and_fitted_widths(
     assert sheet["C5"].value is None
     assert sheet.column_dimensions["C"].width >= len("a rather long header")
     assert sheet.column_dimensions["A"].width < sheet.column_dimensions["C"].width
+
+
+def test_export_tables_give_what_django_tables2_gives(full_round, english):
+    """ExportTable.as_values skips django-tables2's per-cell introspection; the values are the same."""
+    import django_tables2
+
+    competition = full_round["competition"]
+    f.make_result(competition, f.make_team("Åby"), f.make_team("Öja"), 4000, 4000, round_number=2, table=None)
+    standings = standings_table(competition, competition_standings(competition))
+    results = [
+        RoundResultsExportTable(round_result_rows(round_results(round_)))
+        for round_ in competition.rounds.order_by("number")
+    ]
+
+    for table in (standings, *results):
+        fast = list(table.as_values())
+        generic = list(django_tables2.Table.as_values(table))
+        assert fast == generic
+        assert len(fast) > 1
+    draw = list(results[1].as_values())[1]
+    assert draw[0] is None and draw[3:7] == [4000, 4000, 0.5, 0.5]
 
 
 # -- documents ----------------------------------------------------------------------------------
