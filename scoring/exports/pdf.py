@@ -30,7 +30,13 @@ from scoring.models import Competition, Match, Round
 from . import PDF, Export
 from .documents import blank_protocol, match_protocol, protocol_matches, site_url
 from .formatting import file_name, iso_date
-from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
+from .tables import (
+    RoundResultsExportTable,
+    competition_facts,
+    competition_results,
+    round_result_rows,
+    standings_table,
+)
 
 STYLESHEET = "scoring/css/pdf.css"
 # The deal table's geometry, as pdf.css lays it out: A4 (210 mm) less the 13 mm side margins, the
@@ -216,8 +222,9 @@ def standings_context(competition: Competition, up_to_round: int | None = None) 
     }
 
 
-def round_context(round: Round) -> dict:
-    matches = selectors.round_results(round)
+def round_context(round: Round, matches=None) -> dict:
+    if matches is None:
+        matches = selectors.round_results(round)
     return {
         "round": round,
         "round_date": iso_date(round.date),
@@ -270,13 +277,14 @@ def round_results_pdf(round: Round) -> Export:
 
 def competition_html(competition: Competition) -> str:
     rounds = competition.rounds.order_by("number")
+    results = competition_results(competition)
     title = _("Standings and results, %(competition)s") % {"competition": competition}
     return render_html(
         "scoring/pdf/competition.html",
         {
             **competition_facts(competition),
             **standings_context(competition),
-            "rounds": [round_context(round) for round in rounds],
+            "rounds": [round_context(round, results.get(round.pk, [])) for round in rounds],
             "document_title": title,
             "author": competition.organiser.name,
         },

@@ -37,7 +37,13 @@ from scoring.models import Competition, Deal, Match, Round
 from . import XLSX, Export
 from .documents import match_record_url, protocol_matches, replay_match
 from .formatting import file_name, iso_date, plain_number
-from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
+from .tables import (
+    RoundResultsExportTable,
+    competition_facts,
+    competition_results,
+    round_result_rows,
+    standings_table,
+)
 
 MAX_SHEET_NAME = 31
 _FORBIDDEN_IN_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
@@ -91,9 +97,11 @@ def write_sheet(
     rows: Iterable[Sequence[Any]],
     *,
     heading: Sequence[Sequence[Any]] = (),
+    convert: bool = True,
 ) -> WriteOnlyWorksheet:
     """Write one sheet: `heading` rows (the first in large bold type), then `rows`, whose first
-    row is the table header (bold, frozen). Returns the sheet."""
+    row is the table header (bold, frozen). Returns the sheet. `convert=False`: the rows hold only
+    numbers, text and None, and stream to the sheet untouched (a 100 000-row sheet)."""
     sheet = workbook.create_sheet(title=sheet_name(title, workbook.sheetnames))
     rows = iter(rows)
     header = [cell_value(value) for value in next(rows, [])]
@@ -127,6 +135,10 @@ def write_sheet(
     sheet.append(header_cells)
     for row in sample:
         sheet.append(row)
+    if not convert:
+        for row in rows:
+            sheet.append(row)
+        return sheet
     for row in rows:
         sheet.append([value if type(value) in _PLAIN_TYPES else cell_value(value) for value in row])
     return sheet
@@ -190,8 +202,11 @@ def round_title(round: Round) -> str:
     return _("Round %(number)s") % {"number": round.number}
 
 
-def write_round_sheet(workbook: Workbook, round: Round, *, heading: bool = True):
-    table = RoundResultsExportTable(round_result_rows(selectors.round_results(round)))
+def write_round_sheet(workbook: Workbook, round: Round, *, heading: bool = True, matches=None):
+    """A round's results; `matches` if the caller has them (competition_results), else a query."""
+    if matches is None:
+        matches = selectors.round_results(round)
+    table = RoundResultsExportTable(round_result_rows(matches))
     subtitle = round_title(round) + (f", {iso_date(round.date)}" if round.date else "")
     return write_sheet(
         workbook,
@@ -305,8 +320,10 @@ def competition_xlsx(competition: Competition) -> Export:
     """The standings, a results sheet per round and every deal of the competition."""
     workbook = new_workbook()
     write_standings_sheet(workbook, competition)
+    results = competition_results(competition)
     for round in competition.rounds.order_by("number"):
-        write_round_sheet(workbook, round, heading=False)
-    write_sheet(workbook, _("Deals"), competition_deal_rows(competition))
+        write_round_sheet(workbook, round, heading=False, matches=results.get(round.pk, []))
+    # The deal rows are ints, text and None already: they go to the sheet as they are.
+    write_sheet(workbook, _("Deals"), competition_deal_rows(competition), convert=False)
     name = file_name(competition.name, competition.season, extension="xlsx")
     return Export(name, XLSX, save(workbook))

@@ -14,7 +14,12 @@ from scoring.adapters import deal_to_entry
 from scoring.engine import replay
 from scoring.engine.protocol_file import WRITE_COLUMNS, read_xlsx
 from scoring.exports import XLSX, xlsx
-from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
+from scoring.exports.tables import (
+    RoundResultsExportTable,
+    competition_results,
+    round_result_rows,
+    standings_table,
+)
 from scoring.exports.xlsx import sheet_name
 from scoring.selectors import competition_standings, round_results
 from scoring.services import match_import_deals
@@ -85,6 +90,22 @@ def test_export_tables_give_what_django_tables2_gives(full_round, english):
         assert len(fast) > 1
     draw = list(results[1].as_values())[1]
     assert draw[0] is None and draw[3:7] == [4000, 4000, 0.5, 0.5]
+
+
+def test_competition_results_are_each_rounds_results_in_one_query(full_round, django_assert_num_queries, english):
+    competition = full_round["competition"]
+    competition.requires_confirmation = True
+    competition.save()
+    f.make_result(competition, f.make_team(), f.make_team(), round_number=2, status="submitted")
+    rounds = list(competition.rounds.order_by("number"))
+
+    with django_assert_num_queries(1):
+        grouped = competition_results(competition)
+        rows = {number: round_result_rows(grouped[round_.pk]) for number, round_ in enumerate(rounds, 1)}
+
+    for number, round_ in enumerate(rounds, 1):
+        assert rows[number] == round_result_rows(round_results(round_))
+    assert rows[2][0]["status"].endswith(", preliminary")
 
 
 # -- documents ----------------------------------------------------------------------------------
