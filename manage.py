@@ -7,6 +7,8 @@ import sys
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canastaclub.settings")
+    # Commands print data on standard output (`protocol check --json`); their log goes to stderr.
+    os.environ.setdefault("DJANGO_LOG_STREAM", "stderr")
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

@@ -252,7 +252,12 @@ LOGGING = {
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "stream": "ext://sys.stderr",
+            # The server (gunicorn, WSGI) logs to standard output for the process manager to
+            # collect; manage.py defaults to standard error, because standard output is the data
+            # of commands such as `protocol check --json`.
+            "stream": "ext://sys.stderr"
+            if os.environ.get("DJANGO_LOG_STREAM", "stdout") == "stderr"
+            else "ext://sys.stdout",
             "formatter": "plain",
         },
     },

@@ -57,3 +57,23 @@ def test_unclear_debug_value_is_refused():
 
     assert result.returncode != 0
     assert "DJANGO_DEBUG" in result.stderr
+
+
+def test_the_server_logs_to_stdout_and_commands_to_stderr():
+    """gunicorn loads canastaclub.wsgi: its log goes to standard output; manage.py's to stderr."""
+    probe = (
+        "import logging, django, os;"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'canastaclub.settings');"
+        "import canastaclub.wsgi;"
+        "logging.getLogger('django').warning('probe-line')"
+    )
+    env = {**os.environ}
+    env.pop("DJANGO_LOG_STREAM", None)
+    server = subprocess.run(
+        [sys.executable, "-c", probe], cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert "probe-line" in server.stdout and "probe-line" not in server.stderr
+
+    command = run_manage("shell", "-c", "import logging; logging.getLogger('django').warning('probe-line')",
+                         env_overrides={}, drop=("DJANGO_LOG_STREAM",))
+    assert "probe-line" in command.stderr and "probe-line" not in command.stdout
