@@ -8,7 +8,7 @@ denormalised match totals, and logs the change in the audit log.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timezone as dt_timezone
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
@@ -57,8 +57,11 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied(_("You may not change this match."))
 
 
-def _entries(match: Match) -> list[DealEntry]:
-    return [deal_to_entry(deal, match.started_at) for deal in match.deals.order_by("number")]
+def _entries(match: Match, deals: Sequence[Deal] | None = None) -> list[DealEntry]:
+    """The stored deals as the engine's entries (`deals`: the match's rows, already read in order)."""
+    if deals is None:
+        deals = match.deals.order_by("number")
+    return [deal_to_entry(deal, match.started_at) for deal in deals]
 
 
 def _replay(match: Match, entries: Sequence[DealEntry]) -> MatchState:
@@ -103,9 +106,29 @@ def _snapshot_rules(match: Match) -> None:
         match.rules_snapshot = match.competition.rules.to_dict()
 
 
-def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> None:
-    """Write deals numbered >= replace_from anew and the computed numbers of all deals."""
-    existing = {deal.number: deal for deal in match.deals.all()}
+def _as_stored(moment: datetime | None) -> datetime | None:
+    """A time as the database gives it back (in UTC), so a row written is the row read."""
+    if moment is None or timezone.is_naive(moment):
+        return moment
+    return moment.astimezone(dt_timezone.utc)
+
+
+def _write_deals(
+    match: Match,
+    state: MatchState,
+    *,
+    replace_from: int = 1,
+    stored: Sequence[Deal] | None = None,
+    dealt_at: dict[int, datetime] | None = None,
+) -> list[Deal]:
+    """Write deals numbered >= replace_from anew and the computed numbers of all deals.
+
+    `stored`: the match's deal rows when the caller has read them already (in this transaction,
+    under the match's lock); `dealt_at`: the time a deal was dealt, by deal number, written with
+    it. Returns the deals created, as written (with their ids).
+    """
+    existing = {deal.number: deal for deal in (match.deals.all() if stored is None else stored)}
+    dealt_at = dealt_at or {}
     to_update = []
     to_create = []
     for replayed in state.deals:
@@ -113,11 +136,15 @@ def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> N
         deal = existing.pop(replayed.number, None)
         if deal is None:
             to_create.append(Deal(match=match, **entry_to_fields(replayed.entry), **values))
+            if replayed.number in dealt_at:
+                to_create[-1].dealt_at = _as_stored(dealt_at[replayed.number])
             continue
         if replayed.number >= replace_from:
             values = {**entry_to_fields(replayed.entry), **values}
             if replayed.entry.dealt_minute is None:
                 values["dealt_at"] = None
+        if replayed.number in dealt_at:
+            values["dealt_at"] = _as_stored(dealt_at[replayed.number])
         # Only deals whose values change are written: recording the next deal leaves the earlier
         # ones as they are, so saving a deal costs the same in deal 2 as in deal 12 (issue 7).
         changed = False
@@ -134,6 +161,22 @@ def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> N
         Deal.objects.bulk_update(to_update, fields)
     if to_create:
         Deal.objects.bulk_create(to_create)
+    return to_create
+
+
+def _field_values(match: Match) -> dict[str, object]:
+    """The match row's values as they are in memory (to save only what a service changed)."""
+    return {field.attname: getattr(match, field.attname) for field in Match._meta.concrete_fields}
+
+
+def _save_changed(match: Match, before: dict[str, object]) -> None:
+    """Save the fields changed since `before` (and `updated_at`, which the cache stamps read).
+
+    The row was read under the lock, so the other fields hold what the database holds already.
+    """
+    changed = [name for name, value in before.items() if getattr(match, name) != value]
+    fields = [Match._meta.get_field(name).name for name in changed]
+    match.save(update_fields=[*fields, "updated_at"])
 
 
 def _errors_of(state: MatchState, numbers: Sequence[int] | None = None):
@@ -181,11 +224,14 @@ def deals_record(
     _require(permissions.can_enter_protocol(user, match))
     if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
         raise MatchStateError(_("The match is finished; it accepts no further deal."))
+    as_read = _field_values(match)
     if match.status != S.IN_PROGRESS:
         match.status = S.IN_PROGRESS
         match.started_at = match.started_at or timezone.now()
     _snapshot_rules(match)
-    entries = _entries(match)
+    # The deals are read once, under the lock: for the replay and for writing (issue 7).
+    stored = list(match.deals.order_by("number"))
+    entries = _entries(match, stored)
     number = len(entries) + 1
     entry = _with_number(entry, number, match.started_at, dealt_at)
     state = _replay(match, [*entries, entry])
@@ -193,13 +239,19 @@ def deals_record(
     if problems:
         raise DealProblemsError(problems)
     before = match_snapshot(match)
-    _write_deals(match, state, replace_from=number)
-    if dealt_at is not None:
-        Deal.objects.filter(match=match, number=number).update(dealt_at=dealt_at)
-    match.entered_by = match.entered_by or person(user)
+    created = _write_deals(
+        match, state, replace_from=number, stored=stored,
+        dealt_at={number: dealt_at} if dealt_at is not None else None,
+    )
+    if match.entered_by_id is None:  # the id, not the row: reading the row would cost a query
+        match.entered_by = person(user)
     _apply_state(match, state)
-    match.save()
-    new_deal = match.deals.get(number=number)
+    _save_changed(match, as_read)
+    # The deal as written (bulk_create gives it its id), not read back; a naive time (not from a
+    # form) is read back to log it as stored.
+    new_deal = created[-1] if created and created[-1].number == number and created[-1].pk else None
+    if new_deal is None or (dealt_at is not None and timezone.is_naive(dealt_at)):
+        new_deal = match.deals.get(number=number)
     audit_log(
         match=match,
         user=user,

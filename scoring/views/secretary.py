@@ -134,7 +134,7 @@ class ProtocolPageMixin(MatchAccessMixin):
 
     def page(self, *, form=None, problems=(), preview=None, error=None, status=200, autofocus=False):
         """The protocol page. `form` keeps what was typed; `problems` are the engine's refusals."""
-        request, match = self.request, self.match
+        request, match = self.request, self.page_match()
         sheet = protocol_sheet(match)
         actions = match_actions(request.user, match, sheet.state)
         if form is None:
@@ -172,6 +172,8 @@ class ProtocolPageMixin(MatchAccessMixin):
 
 class MatchProtocolView(ProtocolPageMixin, View):
     """GET: the protocol page. POST: record the next deal (deals_record)."""
+
+    saves_then_redirects = True  # a POST reads less of the match; a refusal reads the rest
 
     def get(self, request, pk):
         return self.page(autofocus=bool(request.GET.get("saved")))

@@ -103,30 +103,49 @@ class MatchAccessMixin(LoginRequiredMixin):
     `access` right ("view" or "enter") get 403."""
 
     access = "view"
+    # What the match's pages show of it: one query, however many names the page prints.
+    PAGE_RELATED = (
+        "competition__organiser",
+        "round",
+        "home_team__club",
+        "away_team__club",
+        "home_team__player_one",
+        "home_team__player_two",
+        "away_team__player_one",
+        "away_team__player_two",
+        "home_substitute",
+        "away_substitute",
+        "entered_by",
+        "confirmed_by",
+    )
+    # What deciding who may act and saving need (the permissions read these rows' ids only).
+    SAVE_RELATED = ("competition", "home_team", "away_team")
+    # A view whose POST saves and then redirects (POST-redirect-GET) reads only SAVE_RELATED for
+    # it; a refusal that shows the page reads the rest through page_match() (issue 7).
+    saves_then_redirects = False
+
+    def match_related(self, request) -> tuple[str, ...]:
+        """The related rows read with the match for this request."""
+        if self.saves_then_redirects and request.method == "POST":
+            return self.SAVE_RELATED
+        return self.PAGE_RELATED
 
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        self.match = get_object_or_404(
-            Match.objects.select_related(
-                "competition__organiser",
-                "round",
-                "home_team__club",
-                "away_team__club",
-                "home_team__player_one",
-                "home_team__player_two",
-                "away_team__player_one",
-                "away_team__player_two",
-                "home_substitute",
-                "away_substitute",
-                "entered_by",
-                "confirmed_by",
-            ),
-            pk=kwargs["pk"],
-        )
+        related = self.match_related(request)
+        self.match = get_object_or_404(Match.objects.select_related(*related), pk=kwargs["pk"])
+        self._match_has_page_rows = set(related) >= set(self.PAGE_RELATED)
         if not self.has_access(request.user):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
+
+    def page_match(self) -> Match:
+        """The match with everything its page shows (read again only if the request read less)."""
+        if not getattr(self, "_match_has_page_rows", True):
+            self.match = Match.objects.select_related(*self.PAGE_RELATED).get(pk=self.match.pk)
+            self._match_has_page_rows = True
+        return self.match
 
     def has_access(self, user) -> bool:
         if self.access == "enter":
