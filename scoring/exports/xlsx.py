@@ -30,7 +30,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from scoring import selectors
-from scoring.adapters import deal_to_entry
+from scoring.engine import DealEntry, SideEntry
 from scoring.engine.protocol_file import WRITE_COLUMNS, deal_rows
 from scoring.models import Competition, Deal, Match, Round
 
@@ -290,29 +290,36 @@ def _yes_no(value: bool) -> str:
 def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> Iterator[list[Any]]:
     """Every deal of the competition: the match's columns, then the interchange columns.
 
-    The computed columns (min, score, total) are the engine's, as the services stored them; the
-    melded default and the deal's end come from the engine's DealEntry (deal_to_entry).
+    The computed columns (min, score, total) are the engine's, as the services stored them; whether
+    a side melded, when the protocol did not say, is the engine's rule (DealEntry.melded).
     """
     yield [*DEALS_PREFIX_COLUMNS, *WRITE_COLUMNS]
     deals = (
         Deal.objects.filter(match__competition=competition)
         .order_by("match__round__number", "match__table", "match_id", "number")
-        .values(*_DEAL_FIELDS)
+        .values_list(*_DEAL_FIELDS)
         .iterator(chunk_size=chunk_size)
     )
-    for row in deals:
-        entry = deal_to_entry(row)
+    for (
+        match_id, round_number, table, home_team, away_team, number,
+        home_cards, home_natural, home_mixed, home_red3, home_penalty, home_melded,
+        away_cards, away_natural, away_mixed, away_red3, away_penalty, away_melded,
+        out, concealed, end,
+        home_min, away_min, home_score, away_score, home_total, away_total,
+    ) in deals:  # fmt: skip
+        entry = DealEntry(
+            number=number,
+            home=SideEntry(cards=home_cards, natural=home_natural, mixed=home_mixed, melded=home_melded),
+            away=SideEntry(cards=away_cards, natural=away_natural, mixed=away_mixed, melded=away_melded),
+            out=out or None,
+            end=end or None,
+        )
         yield [
-            row["match_id"], row["match__round__number"], row["match__table"],
-            row["match__home_team__name"], row["match__away_team__name"],
-            row["number"],
-            row["home_cards"], row["home_natural"], row["home_mixed"], row["home_red3"], row["home_penalty"],
-            _yes_no(entry.melded("home")),
-            row["away_cards"], row["away_natural"], row["away_mixed"], row["away_red3"], row["away_penalty"],
-            _yes_no(entry.melded("away")),
-            row["out"], "yes" if row["concealed"] else "", entry.effective_end,
-            row["home_min_before"], row["away_min_before"], row["home_score"], row["away_score"],
-            row["home_total"], row["away_total"],
+            match_id, round_number, table, home_team, away_team, number,
+            home_cards, home_natural, home_mixed, home_red3, home_penalty, _yes_no(entry.melded("home")),
+            away_cards, away_natural, away_mixed, away_red3, away_penalty, _yes_no(entry.melded("away")),
+            out, "yes" if concealed else "", entry.effective_end,
+            home_min, away_min, home_score, away_score, home_total, away_total,
         ]  # fmt: skip
 
 

@@ -204,7 +204,7 @@ def test_competition_workbook_has_standings_rounds_and_every_deal(full_round, en
     assert first["match"] == match.pk and first["round"] == 1 and first["home_team"] == "Hemmalaget"
     assert (first["deal"], first["home_cards"], first["home_natural"], first["out"]) == (1, 485, 2, "home")
     assert (first["home_score"], first["home_total"], first["away_total"]) == (1885, 1885, -40)
-    assert first["home_melded"] == "yes" and first["end"] == "out"
+    assert (first["home_melded"], first["away_melded"], first["end"]) == ("yes", "no", "out")
     last = dict(zip(rows[0], rows[-1]))
     assert (last["deal"], last["home_total"], last["away_total"]) == (8, 5500, 3720)
     assert deals.freeze_panes == "A2"
