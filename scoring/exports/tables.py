@@ -173,6 +173,12 @@ class StatusTexts:
         return ", ".join(parts)
 
 
+RESULT_FIELDS = (
+    "round_id", "table", "status", "end", "deal_count",
+    "home_team", "away_team", "home_total", "away_total", "home_points", "away_points",
+)  # fmt: skip
+
+
 def competition_results(competition: Competition) -> dict[int, list[Match]]:
     """Every match of the competition as its round's results show it (teams, `preliminary`), by
     round id, in one query: what selectors.round_results gives for one round, for all rounds at
@@ -185,6 +191,8 @@ def competition_results(competition: Competition) -> dict[int, list[Match]]:
     matches = (
         Match.objects.filter(competition=competition, round__isnull=False)
         .select_related("home_team", "away_team")
+        # Only what a results row shows: ten thousand matches stay small in memory.
+        .only(*RESULT_FIELDS, "home_team__name", "away_team__name")
         .annotate(preliminary=preliminary)
         .order_by("round_id", "table", "id")
     )
