@@ -9,6 +9,8 @@ the selectors.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
@@ -16,6 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.models import Match
+from scoring.table_html import FastBodyMixin
 from scoring.templatetags.public_format import format_match_points, format_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -66,14 +69,14 @@ _SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
 _FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
 
 
-def _team_link(team_id, name, link_target: str | None = None):
-    url = reverse("scoring:team-detail", args=[team_id])
+def _team_link(team_id, name, link_target: str | None = None, urls=None):
+    url = urls("scoring:team-detail", team_id) if urls else reverse("scoring:team-detail", args=[team_id])
     if link_target:
         return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, name)
     return format_html('<a href="{}">{}</a>', url, name)
 
 
-class StandingsTable(tables.Table):
+class StandingsTable(FastBodyMixin, tables.Table):
     """Rows are engine StandingRow objects (rank, tied, rank_label, record)."""
 
     rank = tables.Column(
@@ -108,6 +111,13 @@ class StandingsTable(tables.Table):
         accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"]
     )
 
+    # The rows are engine dataclasses: an accessor "record__played" is the attribute record.played.
+    cell_values = {
+        "rank": attrgetter("rank_label"),
+        "team": attrgetter("record.name"),
+        **{name: attrgetter(f"record.{name}") for name, _short, _full in STANDINGS_LEGEND},
+    }
+
     class Meta:
         orderable = False
         attrs = {"class": "data-table standings"}
@@ -132,7 +142,7 @@ class StandingsTable(tables.Table):
         return record.rank_label
 
     def render_team(self, record):
-        return _team_link(record.record.team_id, record.record.name, self.link_target)
+        return _team_link(record.record.team_id, record.record.name, self.link_target, self.urls)
 
     @property
     def legend(self):
@@ -165,7 +175,7 @@ def has_score(match: Match) -> bool:
     return match.deal_count > 0 or match.end in (Match.End.FORFEIT, Match.End.WARNINGS)
 
 
-class ResultsTable(tables.Table):
+class ResultsTable(FastBodyMixin, tables.Table):
     """Rows are Match objects (with competition, home_team and away_team selected); rows from
     selectors.round_results carry `preliminary`, marked with a word."""
 
@@ -190,6 +200,15 @@ class ResultsTable(tables.Table):
         attrs={"th": {"class": "num"}, "td": {"class": "num results__result"}},
     )
 
+    # Rows are Match objects: "table" is the field (without choices); the other columns are no
+    # attribute of a match, so django-tables2 gives their render methods no value (None).
+    cell_values = {
+        "when": lambda record: None,
+        "table": attrgetter("table"),
+        "teams": lambda record: None,
+        "result": lambda record: None,
+    }
+
     class Meta:
         orderable = False
         attrs = {"class": "data-table results"}
@@ -207,7 +226,7 @@ class ResultsTable(tables.Table):
 
     def render_when(self, record):
         competition = record.competition
-        url = reverse("scoring:competition-detail", args=[competition.pk])
+        url = self.urls("scoring:competition-detail", competition.pk)
         parts = []
         if record.round is not None:
             parts.append(str(record.round))
@@ -228,8 +247,8 @@ class ResultsTable(tables.Table):
         return format_html('<a href="{}" class="{}">{}</a>', url, css, text)
 
     def render_teams(self, record):
-        home = _team_link(record.home_team_id, record.home_team.name, self.link_target)
-        away = _team_link(record.away_team_id, record.away_team.name, self.link_target)
+        home = _team_link(record.home_team_id, record.home_team.name, self.link_target, self.urls)
+        away = _team_link(record.away_team_id, record.away_team.name, self.link_target, self.urls)
         return format_html(
             '<span class="results__home">{}</span><span class="results__dash" aria-hidden="true"> – </span>'
             '<span class="visually-hidden"> {} </span><span class="results__away">{}</span>'
@@ -241,7 +260,7 @@ class ResultsTable(tables.Table):
         )
 
     def render_result(self, record):
-        url = reverse("scoring:match-detail", args=[record.pk])
+        url = self.urls("scoring:match-detail", record.pk)
         if not has_score(record):
             return self._link(url, _("Protocol"), "results__protocol")
         text = format_html(
@@ -263,7 +282,7 @@ class ResultsTable(tables.Table):
 # -- a player's figures per competition ------------------------------------------------------------
 
 
-class PlayerStatisticsTable(tables.Table):
+class PlayerStatisticsTable(FastBodyMixin, tables.Table):
     """Rows are (competition, selectors.PlayerStatistics) pairs."""
 
     competition = tables.Column(accessor="0", verbose_name=_("Competition"))
@@ -285,7 +304,7 @@ class PlayerStatisticsTable(tables.Table):
         self.caption = caption
 
     def render_competition(self, value):
-        url = reverse("scoring:competition-detail", args=[value.pk])
+        url = self.urls("scoring:competition-detail", value.pk)
         return format_html('<a href="{}">{} {}</a>', url, value.name, value.season)
 
     def render_average(self, value):
