@@ -24,6 +24,8 @@ ICU collation "sv-SE-x-icu" in PostgreSQL (`order_by_name`).
 
 from __future__ import annotations
 
+import decimal
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -44,6 +46,7 @@ from django.db.models import (
 )
 from django.db.models.functions import Coalesce, Collate
 
+from scoring import compiled_queries
 from scoring.cache import cached_by_competition
 from scoring.engine.standings import (
     METRICS,
@@ -120,21 +123,78 @@ def number(value: Any) -> int | float:
 # -- standings ----------------------------------------------------------------------------------
 
 
-def _side_totals(matches: QuerySet, side: str) -> dict[int, dict[str, Any]]:
-    """One aggregate query: each team's record from the matches in which it played `side`."""
-    rows = (
-        matches.values(team_id=F(f"{side}_team_id"), team_name=F(f"{side}_team__name"))
-        .annotate(
-            played=Count("id"),
-            won=Count("id", filter=Q(winner=side)),
-            drawn=Count("id", filter=Q(winner="draw")),
-            points=Sum(f"{side}_points"),
-            card_for=Sum(f"{side}_for"),
-            card_against=Sum(f"{side}_against"),
-        )
-        .order_by()
+# The standings' statements are compiled once per process and shape and then run as plain SQL
+# (scoring/compiled_queries.py, issue 7). Their SQL depends on the statement, on which results
+# count (counted_q of the competition: a hashable Q) and on whether a round limit applies; the
+# competition's id, the round number and the team ids are the sentinels' values.
+_COMPETITION = -737_373_737
+_ROUND = 32_719  # within a round number's range (the ORM refuses a lookup outside it)
+_TEAMS = -757_575_757
+# The SQLite backend's reading of a DECIMAL aggregate (15 significant digits), as the ORM does it.
+_sqlite_decimal = decimal.Context(prec=15).create_decimal_from_float
+_TENTH = Decimal("0.1")
+
+
+def _run_compiled(
+    name: str, competition: Competition, up_to_round: int | None, include_preliminary: bool,
+    build: Callable[[QuerySet], QuerySet], teams: list[int] | None = None,
+) -> tuple[list[str], list[tuple]]:
+    """Statement `name`, `build(the counted matches)`, for the competition: its columns and rows.
+    `teams` (ids) stands for the list `[_TEAMS]` in the built query."""
+    stand_in = Competition(
+        pk=_COMPETITION, requires_confirmation=competition.requires_confirmation,
+        points_key=competition.points_key, points_overrides=competition.points_overrides,
     )
-    return {row["team_id"]: row for row in rows}
+    counted = counted_q(stand_in, include_preliminary=include_preliminary)
+
+    def matches() -> QuerySet:
+        return Match.objects.filter(competition_id=_COMPETITION).filter(
+            counted, _in_rounds(None if up_to_round is None else _ROUND)
+        )
+
+    return compiled_queries.run(
+        ("standings", name, counted, up_to_round is None),
+        lambda: build(matches()),
+        {_COMPETITION: competition.pk, _ROUND: up_to_round},
+        {_TEAMS: teams} if teams is not None else None,
+    )
+
+
+def _points(value, *, column: bool = False) -> Decimal | None:
+    """Match points as the ORM reads them: a Decimal (SQLite gives a number; a column is quantised
+    to its one decimal place, an aggregate is not)."""
+    if value is None or isinstance(value, Decimal):
+        return value
+    result = _sqlite_decimal(value)
+    return result.quantize(_TENTH) if column else result
+
+
+def _side_totals(
+    competition: Competition, side: str, up_to_round: int | None, include_preliminary: bool
+) -> dict[int, dict[str, Any]]:
+    """One aggregate query: each team's record from the matches in which it played `side`."""
+
+    def build(matches: QuerySet) -> QuerySet:
+        return (
+            matches.values(team_id=F(f"{side}_team_id"), team_name=F(f"{side}_team__name"))
+            .annotate(
+                played=Count("id"),
+                won=Count("id", filter=Q(winner=side)),
+                drawn=Count("id", filter=Q(winner="draw")),
+                points=Sum(f"{side}_points"),
+                card_for=Sum(f"{side}_for"),
+                card_against=Sum(f"{side}_against"),
+            )
+            .order_by()
+        )
+
+    columns, rows = _run_compiled(f"side:{side}", competition, up_to_round, include_preliminary, build)
+    totals = {}
+    for values in rows:
+        row = dict(zip(columns, values))
+        row["points"] = _points(row["points"])
+        totals[row["team_id"]] = row
+    return totals
 
 
 # Cached under the competition's stamp (scoring/cache.py): a new result changes the stamp.
@@ -152,13 +212,17 @@ def competition_standings(
     matches = Match.objects.filter(competition=competition).filter(
         counted_q(competition, include_preliminary=include_preliminary), _in_rounds(up_to_round)
     )
+    _columns, teams = _run_compiled(
+        "teams", competition, up_to_round, include_preliminary,
+        lambda _matches: Team.objects.filter(competitions=_COMPETITION).values_list("id", "name"),
+    )
     records: dict[int, dict[str, Any]] = {
         team_id: {"name": name, "played": 0, "won": 0, "drawn": 0, "lost": 0, "points": Decimal(0),
                   "for": 0, "against": 0}
-        for team_id, name in competition.teams.values_list("id", "name")
+        for team_id, name in teams
     }
     for side in ("home", "away"):
-        for team_id, row in _side_totals(matches, side).items():
+        for team_id, row in _side_totals(competition, side, up_to_round, include_preliminary).items():
             record = records.setdefault(
                 team_id,
                 {"name": row["team_name"], "played": 0, "won": 0, "drawn": 0, "lost": 0,
@@ -176,7 +240,7 @@ def competition_standings(
         counted_in_round = matches.filter(round=OuterRef("round"))
         byes = (
             Bye.objects.filter(round__competition=competition)
-            .filter(_in_rounds(up_to_round, "round__"), Exists(counted_in_round))
+            .filter(_in_rounds(up_to_round), Exists(counted_in_round))
             .values("team_id", "team__name")
             .annotate(count=Count("id"))
             .order_by()
@@ -210,20 +274,23 @@ def competition_standings(
         # Only matches between teams still tied when head-to-head is reached can matter; with no
         # such tie the query finds nothing (team 0), so the number of queries stays the same.
         tied = sorted(_tied_before_head_to_head(team_records, points_rules.tiebreaks)) or [0]
+        _columns, results = _run_compiled(
+            "head_to_head", competition, up_to_round, include_preliminary,
+            lambda matches: matches.filter(home_team_id__in=[_TEAMS], away_team_id__in=[_TEAMS]).values_list(
+                "home_team_id", "away_team_id", "home_points", "away_points", "home_for", "away_for"
+            ).order_by(),
+            teams=tied,
+        )
         head_to_head = [
             HeadToHeadResult(
                 home_id=home_id,
                 away_id=away_id,
-                home_points=number(home_points),
-                away_points=number(away_points),
+                home_points=number(_points(home_points, column=True)),
+                away_points=number(_points(away_points, column=True)),
                 home_for=home_for or 0,
                 away_for=away_for or 0,
             )
-            for home_id, away_id, home_points, away_points, home_for, away_for in matches.filter(
-                home_team_id__in=tied, away_team_id__in=tied
-            ).values_list(
-                "home_team_id", "away_team_id", "home_points", "away_points", "home_for", "away_for"
-            ).order_by()
+            for home_id, away_id, home_points, away_points, home_for, away_for in results
         ]
     return rank_teams(team_records, points_rules.tiebreaks, head_to_head)
 
