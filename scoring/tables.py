@@ -223,8 +223,20 @@ class ResultsTable(FastBodyMixin, tables.Table):
         super().__init__(data, **kwargs)
         self.caption = caption
         self.link_target = link_target
+        # Texts that many rows share (a round's name and date, a status), made once per table.
+        self._shared: dict = {}
+
+    def _once(self, key, make):
+        try:
+            return self._shared[key]
+        except KeyError:
+            value = self._shared[key] = make()
+            return value
 
     def render_when(self, record):
+        return self._once(("when", record.round_id, record.competition_id), lambda: self._when(record))
+
+    def _when(self, record):
         competition = record.competition
         url = self.urls("scoring:competition-detail", competition.pk)
         parts = []
@@ -254,7 +266,7 @@ class ResultsTable(FastBodyMixin, tables.Table):
             '<span class="visually-hidden"> {} </span><span class="results__away">{}</span>'
             '<span class="results__status">{}</span>',
             home,
-            pgettext_lazy("match between", "against"),
+            self._once("against", lambda: str(pgettext_lazy("match between", "against"))),
             away,
             self.status_text(record),
         )
@@ -271,6 +283,16 @@ class ResultsTable(FastBodyMixin, tables.Table):
         return self._link(url, text, "results__score")
 
     def status_text(self, record):
+        # What the text depends on: the deal number only in progress, the competition's
+        # confirmation only when finished (its row is read once per table, not once per match).
+        key = (
+            "status", record.status, record.end, getattr(record, "preliminary", False),
+            record.deal_count if record.status == Match.Status.IN_PROGRESS else None,
+            record.competition_id if record.status == Match.Status.FINISHED else None,
+        )
+        return self._once(key, lambda: self._status_text(record))
+
+    def _status_text(self, record):
         text = match_status_text(record)
         if record.status == Match.Status.VOID or record.end in (Match.End.FORFEIT, Match.End.WARNINGS):
             text = f"{text} · {record.get_end_display()}"

@@ -117,3 +117,17 @@ def test_urls_are_those_reverse_gives():
     for name in ("scoring:team-detail", "scoring:match-detail", "scoring:competition-detail"):
         for pk in (1, 42, 987_654_321, 10**12):
             assert urls(name, pk) == reverse(name, args=[pk])
+
+
+def test_a_round_of_finished_matches_reads_its_competition_once(django_assert_num_queries):
+    """"Finished" depends on whether the competition asks for confirmation: one read per table."""
+    club = make_club()
+    teams = [make_team(club=club) for _ in range(8)]
+    competition = make_competition(organiser=club, teams=teams, requires_confirmation=False)
+    for table, (home, away) in enumerate(zip(teams[0::2], teams[1::2]), start=1):
+        make_result(competition, home, away, table=table, status=S.FINISHED)
+    rows = list(selectors.round_results(competition.rounds.get()))
+    table = ResultsTable(rows, template_name=TEMPLATE_NAME)
+    with translation.override("en"), django_assert_num_queries(1):
+        html = table.tbody_html()
+    assert html.count('<span class="results__status">Finished</span>') == 4
