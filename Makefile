@@ -4,6 +4,8 @@
 VENV := .venv
 PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
+# Two test processes (pytest-xdist), one per core of the machines this runs on.
+PYTEST_WORKERS ?= 2
 
 # WeasyPrint (PDF) needs Pango, HarfBuzz's subsetter and a font with å, ä, ö; gettext compiles
 # translations.
@@ -65,7 +67,7 @@ run: system-deps venv
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: system-deps-test venv-dev
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # pytest's exit code 5 means "no tests collected": no benchmarks yet is not an error.
 bench: system-deps venv-dev
