@@ -41,12 +41,12 @@ def run(
     sql, arguments = [pieces[0]], []
     for piece, param in zip(pieces[1:], params):
         if _is_sentinel(param, lists):
-            items = list(lists[param])
+            items = [_like(param, item) for item in lists[param]]
             sql.append(", ".join(["%s"] * len(items)))
             arguments.extend(items)
         else:
             sql.append("%s")
-            arguments.append(values[param] if _is_sentinel(param, values) else param)
+            arguments.append(_like(param, values[param]) if _is_sentinel(param, values) else param)
         sql.append(piece)
     with connection.cursor() as cursor:
         cursor.execute("".join(sql), arguments)
@@ -54,5 +54,12 @@ def run(
 
 
 def _is_sentinel(param, sentinels: dict) -> bool:
-    # Sentinels are whole numbers; a string or a boolean parameter is never one.
-    return type(param) is int and param in sentinels
+    # Sentinels are whole numbers (psycopg's Int2, Int4... are ints); a boolean is never one.
+    return isinstance(param, int) and not isinstance(param, bool) and param in sentinels
+
+
+def _like(sentinel, value):
+    """The value in the sentinel's type (psycopg binds an Int2 as a smallint, an int as a bigint)."""
+    if value is None or type(sentinel) is int:
+        return value
+    return type(sentinel)(value)
