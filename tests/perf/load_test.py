@@ -2,16 +2,18 @@
 concurrent users for S seconds (default 50 users, 60 seconds).
 
     .venv/bin/python tests/perf/load_test.py [--users 50] [--seconds 60] [--think 1.0]
-                                             [--workers 4] [--threads 2] [--postgres]
+        [--save-share 0.05] [--workers 4] [--threads 2] [--postgres] [--public-logged-in]
     make load                      (the same, with LOAD_ARGS="..." passed on)
 
 Each user is a club secretary with a match of their own. It logs in (before the clock starts),
 then loops: mostly public pages (standings, rounds, match protocols, teams, the start page), and
-now and then (15 %) the protocol page of its match followed by saving the next deal through the
-protocol form, with its CSRF token, as a browser would. The public pages are fetched without the
-login, as most of their readers do (and so from the site's page cache);
-`--public-logged-in` fetches them with the secretary's login instead (never cached). `--think` is the mean pause between a
-user's requests in seconds (0: as fast as the server answers, a stress test).
+now and then (--save-share, 5 % of its turns by default: a deal about every 20 seconds, some ten
+times a real league evening's pace) the protocol page of its match followed by saving the next
+deal through the protocol form, with its CSRF token, as a browser would. The public pages are
+fetched without the login, as most of their readers do (and so from the site's page cache, warmed
+up first as on a site that has been running); `--public-logged-in` fetches them with the
+secretary's login instead (never cached). `--think` is the mean pause between a user's requests in
+seconds (0: as fast as the server answers, a stress test).
 
 At the end it prints requests per second, p50, p95 and p99 per kind of request, the errors, and
 checks that no deal was lost: the deals saved (answers that said "saved") equal the deals in the
@@ -163,7 +165,15 @@ def login(browser: Browser, username: str) -> None:
 
 
 def user_loop(
-    browser: Browser, visitor: Browser, account: dict, urls: dict, stats: Stats, stop_at: float, think: float, seed: int
+    browser: Browser,
+    visitor: Browser,
+    account: dict,
+    urls: dict,
+    stats: Stats,
+    stop_at: float,
+    think: float,
+    seed: int,
+    save_share: float = 0.05,
 ):
     """`browser` is the secretary's (logged in); `visitor` fetches the public pages (the same
     browser when --public-logged-in, otherwise one without a login, like most readers)."""
@@ -173,7 +183,7 @@ def user_loop(
     while time.monotonic() < stop_at and stats.total() < MAX_REQUESTS:
         roll = rnd.random()
         try:
-            if roll < 0.15:
+            if roll < save_share:
                 # The secretary's turn: open the protocol page, then save the next deal.
                 started = time.perf_counter()
                 status, _, page = browser.request("GET", protocol)
@@ -191,9 +201,10 @@ def user_loop(
                         with stats.lock:
                             stats.saved[match_id] += 1
             else:
-                if roll < 0.45:
+                roll = rnd.random()
+                if roll < 0.35:
                     path = rnd.choice(urls["standings"])
-                elif roll < 0.80:
+                elif roll < 0.75:
                     path = rnd.choice(urls["matches"])
                 elif roll < 0.95:
                     path = rnd.choice(urls["teams"])
@@ -212,6 +223,24 @@ def user_loop(
                 each.conn = http.client.HTTPConnection(HOST, each.port, timeout=30)
         if think:
             time.sleep(rnd.uniform(0, 2 * think))
+
+
+def warm_up(port: int, urls: dict, workers: int) -> None:
+    """Fill each worker's page cache and templates, as on a site that has run for a while: every
+    public page fetched by visitors over fresh connections (which gunicorn spreads over its
+    workers) until a whole pass is fast, at most 20 passes."""
+    paths = urls["standings"] + urls["matches"] + urls["teams"] + ["/"]
+    for _ in range(20):
+        slowest = 0.0
+        for path in paths:
+            for _ in range(workers):
+                visitor = Browser(port)
+                started = time.perf_counter()
+                visitor.request("GET", path)
+                slowest = max(slowest, time.perf_counter() - started)
+                visitor.conn.close()
+        if slowest < 0.05:
+            return
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -233,6 +262,9 @@ def main(argv=None) -> int:
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=1.0, help="mean pause between a user's requests (s)")
+    parser.add_argument(
+        "--save-share", type=float, default=0.05, help="share of a user's turns that open the protocol and save a deal"
+    )
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--postgres", action="store_true", help="a scratch database on DATABASE_URL's server")
@@ -269,10 +301,7 @@ def main(argv=None) -> int:
                 for browser, account in zip(browsers, accounts):
                     login(browser, account["username"])
                 visitors = browsers if args.public_logged_in else [Browser(port) for _ in accounts]
-                # Warm up each worker's caches and templates, as a running site would be.
-                for path in setup["standings"] + setup["matches"][:10] + setup["teams"]:
-                    for _ in range(args.workers):
-                        browsers[0].request("GET", path)
+                warm_up(port, setup, args.workers)
                 stats = Stats()
                 print(f"Load: {args.users} users for {args.seconds:g} s, think time {args.think:g} s ...", flush=True)
                 started = time.monotonic()
@@ -280,7 +309,7 @@ def main(argv=None) -> int:
                 threads = [
                     threading.Thread(
                         target=user_loop,
-                        args=(browser, visitor, account, setup, stats, stop_at, args.think, n),
+                        args=(browser, visitor, account, setup, stats, stop_at, args.think, n, args.save_share),
                         daemon=True,
                     )
                     for n, (browser, visitor, account) in enumerate(zip(browsers, visitors, accounts))
@@ -303,7 +332,7 @@ def main(argv=None) -> int:
     errors = sum(stats.errors.values())
     figures = [
         {"name": "load_requests_per_second", "unit": "req/s", "value": round(total / elapsed, 1),
-         "users": args.users, "seconds": round(elapsed, 1), "think": args.think,
+         "users": args.users, "seconds": round(elapsed, 1), "think": args.think, "save_share": args.save_share,
          "workers": args.workers, "threads": args.threads, "database": "postgresql" if postgres else "sqlite",
          "public_pages_as": "secretary" if args.public_logged_in else "visitor"},
     ]  # fmt: skip

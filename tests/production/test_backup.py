@@ -85,6 +85,8 @@ def test_sqlite_backup_is_a_complete_database(tmp_path):
     call_command("backup", "-o", str(target), stdout=out)
     assert out.getvalue().strip() == str(target)
 
+    # One self-contained file: no write-ahead log beside it, whatever mode the site runs in.
+    assert target.read_bytes()[18:20] == b"\x01\x01"
     # Restore = put the file in place of the database file.
     restored = tmp_path / "restored.sqlite3"
     shutil.copy(target, restored)
@@ -171,3 +173,22 @@ def test_backup_never_leaves_a_half_written_file(tmp_path, monkeypatch):
     with pytest.raises(RuntimeError):
         call_command("backup", "--format", "json", "-o", str(tmp_path / "b.json"), stdout=io.StringIO())
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite files")
+def test_the_backup_of_a_running_sites_wal_database_is_one_file(tmp_path):
+    """The site's own SQLite file is in WAL mode; its backup must not need a -wal file beside it."""
+    env = {"DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}", "PATH": "/usr/bin:/bin"}
+    for args in (["migrate", "--noinput"], ["backup", "-o", str(tmp_path / "copy.sqlite3")]):
+        result = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "site.sqlite3").read_bytes()[18:20] == b"\x02\x02"  # the site: WAL
+    assert (tmp_path / "copy.sqlite3").read_bytes()[18:20] == b"\x01\x01"  # the copy: one file
+    assert not (tmp_path / "copy.sqlite3-wal").exists()
+    copy = sqlite3.connect(tmp_path / "copy.sqlite3")
+    try:
+        assert copy.execute("SELECT count(*) FROM django_migrations").fetchone()[0] > 10
+    finally:
+        copy.close()

@@ -1,9 +1,9 @@
 """`python manage.py backup [-o FILE] [--format auto|sqlite|pg_dump|json]`: a consistent copy of
 the whole database, taken while the site runs.
 
-- SQLite: SQLite's online backup (`sqlite3.Connection.backup`); the copy is an ordinary SQLite
-  file, checked with `PRAGMA integrity_check`. Restore: stop the site, put the file in place of the
-  database file, start the site.
+- SQLite: SQLite's online backup (`sqlite3.Connection.backup`); the copy is one ordinary SQLite
+  file (not in WAL mode), checked with `PRAGMA integrity_check`. Restore: stop the site, remove the
+  database's -wal and -shm files, put the copy in place of the database file, start the site.
 - PostgreSQL: `pg_dump --format=custom` when pg_dump is installed (one snapshot); restore with
   `pg_restore`. Without pg_dump, or with `--format json` on any database: Django's `dumpdata` as
   JSON, read inside one repeatable-read transaction so that every table is from the same moment;
@@ -89,6 +89,8 @@ class Command(BaseCommand):
         try:
             # Copies page by page; writers may go on meanwhile and the copy restarts if they do.
             connection.connection.backup(target)
+            # The site runs in WAL mode; the copy is one self-contained file.
+            target.execute("PRAGMA journal_mode=DELETE")
             (result,) = target.execute("PRAGMA integrity_check").fetchone()
         finally:
             target.close()
