@@ -40,19 +40,22 @@ _SENTINEL = 987_654_321
 
 
 class UrlMaker:
-    """`urls("scoring:team-detail", 7)` == `reverse("scoring:team-detail", args=[7])`, reversed once."""
+    """`urls("scoring:team-detail", 7)` == `reverse("scoring:team-detail", args=[7])`, reversed once
+    per name (and leading arguments: `urls("scoring:round-detail", 3, 2)` varies the last one)."""
 
     def __init__(self):
-        self._parts: dict[str, tuple[str, str] | None] = {}
+        self._parts: dict[tuple, tuple[str, str] | None] = {}
 
-    def __call__(self, name: str, pk) -> str:
-        parts = self._parts.get(name, False)
+    def __call__(self, name: str, *args) -> str:
+        *fixed, pk = args
+        key = (name, *fixed)
+        parts = self._parts.get(key, False)
         if parts is False:
-            url = reverse(name, args=[_SENTINEL])
+            url = reverse(name, args=[*fixed, _SENTINEL])
             head, found, tail = url.partition(str(_SENTINEL))
-            parts = self._parts[name] = (head, tail) if found and str(_SENTINEL) not in tail else None
-        if parts is None or not isinstance(pk, int):
-            return reverse(name, args=[pk])
+            parts = self._parts[key] = (head, tail) if found and str(_SENTINEL) not in tail else None
+        if parts is None or type(pk) is not int:
+            return reverse(name, args=args)
         return f"{parts[0]}{pk}{parts[1]}"
 
 

@@ -10,6 +10,7 @@ from django.views.generic import TemplateView
 
 from scoring import public_selectors, selectors
 from scoring.models import Club, Match, Player, Team
+from scoring.table_html import UrlMaker
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable, match_status_text
 
 
@@ -134,6 +135,14 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
     """The standings (after any round), the current round's results, links to every round."""
 
     template_name = "scoring/public/competition_detail.html"
+
+    def get_context_data(self, **kwargs):
+        context = super().get_context_data(**kwargs)
+        # A league has a link per round (38 for 20 teams): the URL is reversed once (issue 7).
+        urls = UrlMaker()
+        pk = self.competition.pk
+        context["round_links"] = [(r, urls("scoring:round-detail", pk, r.number)) for r in context["rounds"]]
+        return context
 
 
 class CompetitionLiveView(CompetitionMixin, TemplateView):

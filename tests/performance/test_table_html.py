@@ -117,6 +117,10 @@ def test_urls_are_those_reverse_gives():
     for name in ("scoring:team-detail", "scoring:match-detail", "scoring:competition-detail"):
         for pk in (1, 42, 987_654_321, 10**12):
             assert urls(name, pk) == reverse(name, args=[pk])
+    for competition in (3, 987_654_321, 19_876_543_210):
+        for number in (1, 38, 987_654_321):
+            assert urls("scoring:round-detail", competition, number) == reverse(
+                "scoring:round-detail", args=[competition, number])
 
 
 def test_a_round_of_finished_matches_reads_its_competition_once(django_assert_num_queries):
