@@ -21,7 +21,8 @@ def is_secretary_of(user, club: Club | int | None) -> bool:
     club_id = club if isinstance(club, int) else club.pk
     cache = getattr(user, "_secretary_club_ids", None)
     if cache is None:
-        cache = set(user.secretary_of.values_list("pk", flat=True))
+        # The link table alone: no join to the clubs and no ordering (read on every save, issue 7).
+        cache = set(Club.secretaries.through.objects.filter(user_id=user.pk).values_list("club_id", flat=True))
         user._secretary_club_ids = cache
     return club_id in cache
 

@@ -9,7 +9,7 @@
 """
 
 from .deal import DealEntry, DealScore, SideEntry, SideScore, check_deal, score_deal
-from .match import MatchState, Outcome, ReplayedDeal, forfeit_outcome, played_outcome, replay
+from .match import MatchState, Outcome, ReplayedDeal, forfeit_outcome, played_outcome, replay, replay_next
 from .problems import AWAY, HOME, SIDES, Problem
 from .rules import (
     DEFAULT_POINTS_KEY,
@@ -46,5 +46,6 @@ __all__ = [
     "get_rules",
     "played_outcome",
     "replay",
+    "replay_next",
     "score_deal",
 ]

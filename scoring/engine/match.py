@@ -142,11 +142,15 @@ def replay(
     points: PointsRules | None = None,
     clock_expired: bool = False,
     start_total: tuple[int, int] = (0, 0),
+    deals_before: int = 0,
+    previous_minute: float | None = None,
 ) -> MatchState:
     """Replay the deals of one match in order.
 
     `clock_expired`: in a timed match the final signal came after the last deal, between deals.
     `points`: the competition's points rules, to compute the outcome of a finished match.
+    `start_total`, `deals_before`, `previous_minute`: where the deals start from when they follow
+    deals replayed earlier (see replay_next); the returned state holds only the deals given.
     """
     home_total, away_total = start_total
     replayed: list[ReplayedDeal] = []
@@ -159,9 +163,8 @@ def replay(
     opening_minimum = rules.opening_minimum
     target = rules.target
     has_clock = rules.has_clock
-    previous_minute: float | None = None
 
-    for index, deal in enumerate(deals):
+    for index, deal in enumerate(deals, start=deals_before):
         home_min = opening_minimum(home_total)
         away_min = opening_minimum(away_total)
         score = score_deal(rules, deal)
@@ -282,4 +285,33 @@ def replay(
         outcome=outcome,
         errors=error_count,
         warnings=warning_count,
+    )
+
+
+def replay_next(
+    rules: RuleSet,
+    deal: DealEntry,
+    *,
+    totals: tuple[int, int],
+    deals_before: int,
+    previous_minute: float | None = None,
+    points: PointsRules | None = None,
+    clock_expired: bool = False,
+) -> MatchState:
+    """The next deal of an unfinished match, from the running state the earlier deals left.
+
+    Equal to the last deal of `replay(rules, [*earlier, deal])` (tests/engine/test_match.py proves
+    it): what the earlier deals pass on is the running totals, their count and the time of the
+    last one. Saving a deal uses this, so that it costs the same in deal 2 as in deal 12 and reads
+    no earlier deal (issue 7). Only for a match that has not ended: after the end, replay the whole
+    match (the deal then carries after-match-end).
+    """
+    return replay(
+        rules,
+        (deal,),
+        points=points,
+        clock_expired=clock_expired,
+        start_total=totals,
+        deals_before=deals_before,
+        previous_minute=previous_minute,
     )

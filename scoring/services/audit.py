@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone as dt_timezone
 from typing import Any
 
 from django.core.serializers.json import DjangoJSONEncoder
+from django.utils import timezone
 
 from scoring.models import AuditEntry, Deal, Match
 
@@ -38,10 +40,18 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
 
+def _as_stored(value: Any) -> Any:
+    """A time as the database gives it back (UTC), so that a snapshot of a row in memory reads the
+    same as one of the row read back."""
+    if isinstance(value, datetime) and not timezone.is_naive(value):
+        return value.astimezone(dt_timezone.utc)
+    return value
+
+
 def deal_snapshot(deal: Deal) -> dict[str, Any]:
     return _jsonable(
         {
-            field.attname: getattr(deal, field.attname)
+            field.attname: _as_stored(getattr(deal, field.attname))
             for field in Deal._meta.concrete_fields
             if field.attname not in ("id", "match_id")
         }
@@ -66,7 +76,7 @@ MATCH_AUDIT_FIELDS = (
 
 
 def match_snapshot(match: Match) -> dict[str, Any]:
-    return _jsonable({name: getattr(match, name) for name in MATCH_AUDIT_FIELDS})
+    return _jsonable({name: _as_stored(getattr(match, name)) for name in MATCH_AUDIT_FIELDS})
 
 
 def audit_log(

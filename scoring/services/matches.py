@@ -7,6 +7,7 @@ denormalised match totals, and logs the change in the audit log.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from datetime import datetime, timezone as dt_timezone
 from decimal import Decimal
@@ -18,9 +19,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions
-from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields
+from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields, minutes_between
 from scoring.cache import bump_competition_on_commit
-from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay
+from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
 from scoring.engine.match import MatchState
 from scoring.models import Deal, Match
 
@@ -52,6 +53,37 @@ def _lock(match: Match, expected_version: int | None) -> Match:
     return locked
 
 
+def _read_at(match: Match, expected_version: int | None) -> bool:
+    """Whether `match` was read (with its competition and home team, which deciding who may enter
+    the protocol reads) at the version the form carries.
+
+    Then a change can be worked out from it and written with the version claimed in the same
+    UPDATE (_save_claimed): the claim succeeds only if the row is still as read, since every
+    change to a match claims its version.
+    """
+    return (
+        expected_version is not None
+        and match.pk is not None
+        and match.version == expected_version
+        and all(Match._meta.get_field(name).is_cached(match) for name in ("competition", "home_team"))
+    )
+
+
+def _save_claimed(match: Match, before: dict[str, object], expected_version: int) -> None:
+    """Write the fields changed since `before` and claim the version in one UPDATE (optimistic
+    locking); refuse if the row changed since it was read. The UPDATE holds the row's lock until
+    the transaction ends, as SELECT FOR UPDATE does."""
+    match.updated_at = timezone.now()
+    changed = {
+        Match._meta.get_field(name).name: getattr(match, name)
+        for name, value in before.items()
+        if getattr(match, name) != value
+    }
+    changed.update(version=expected_version + 1, updated_at=match.updated_at)
+    if not Match.objects.filter(pk=match.pk, version=expected_version).update(**changed):
+        raise StaleMatchError()
+
+
 def _require(allowed: bool) -> None:
     if not allowed:
         raise PermissionDenied(_("You may not change this match."))
@@ -77,9 +109,10 @@ def _decimal(value: float | None) -> Decimal | None:
     return None if value is None else Decimal(str(value))
 
 
-def _apply_state(match: Match, state: MatchState) -> None:
-    """Copy the engine's result onto the match row (not saved)."""
-    match.deal_count = len(state.deals)
+def _apply_state(match: Match, state: MatchState, *, deals_before: int = 0) -> None:
+    """Copy the engine's result onto the match row (not saved). `deals_before`: deals not in the
+    state because it was replayed from the running state after them (replay_next)."""
+    match.deal_count = deals_before + len(state.deals)
     match.home_total = state.home_total
     match.away_total = state.away_total
     if state.finished:
@@ -219,39 +252,67 @@ def match_start(*, match: Match, user, expected_version: int | None = None, star
 def deals_record(
     *, match: Match, user, entry: DealEntry, expected_version: int | None, dealt_at: datetime | None = None
 ) -> Match:
-    """Record the next deal of a match. Refused, with the problems, if the engine finds errors."""
-    match = _lock(match, expected_version)
-    _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
-        raise MatchStateError(_("The match is finished; it accepts no further deal."))
-    as_read = _field_values(match)
-    if match.status != S.IN_PROGRESS:
-        match.status = S.IN_PROGRESS
-        match.started_at = match.started_at or timezone.now()
-    _snapshot_rules(match)
-    # The deals are read once, under the lock: for the replay and for writing (issue 7).
-    stored = list(match.deals.order_by("number"))
-    entries = _entries(match, stored)
-    number = len(entries) + 1
-    entry = _with_number(entry, number, match.started_at, dealt_at)
-    state = _replay(match, [*entries, entry])
-    problems = _errors_of(state, [number])
-    if problems:
-        raise DealProblemsError(problems)
+    """Record the next deal of a match. Refused, with the problems, if the engine finds errors.
+
+    The engine scores the deal from the running state stored on the match row (totals, deal
+    count), so no earlier deal is read: saving deal 12 costs what saving deal 2 does. When the
+    caller read the match at the version its form carries (the protocol page), the match is not
+    read again: the deal is worked out from that row and the version is claimed by the UPDATE
+    that writes the new totals (issue 7).
+    """
+    read_at_version = _read_at(match, expected_version)
+    if read_at_version:
+        match = copy.copy(match)  # the caller's row stays as stored if this is refused
+        match.version += 1
+        bump_competition_on_commit(match.competition_id)
+    else:
+        match = _lock(match, expected_version)
+    try:
+        _require(permissions.can_enter_protocol(user, match))
+        if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
+            raise MatchStateError(_("The match is finished; it accepts no further deal."))
+        as_read = _field_values(match)
+        if match.status != S.IN_PROGRESS:
+            match.status = S.IN_PROGRESS
+            match.started_at = match.started_at or timezone.now()
+        _snapshot_rules(match)
+        deals_before = match.deal_count
+        number = deals_before + 1
+        entry = _with_number(entry, number, match.started_at, dealt_at)
+        state = replay_next(
+            match.rules,
+            entry,
+            totals=(match.home_total, match.away_total),
+            deals_before=deals_before,
+            previous_minute=_last_dealt_minute(match) if entry.dealt_minute is not None and deals_before else None,
+            points=match.competition.points_rules,
+            clock_expired=match.clock_expired,
+        )
+        problems = _errors_of(state)
+        if problems:
+            raise DealProblemsError(problems)
+    except (PermissionDenied, MatchStateError, DealProblemsError):
+        # Judged on the row as read: if it has changed since, that is the refusal to report.
+        if read_at_version and not Match.objects.filter(pk=match.pk, version=expected_version).exists():
+            raise StaleMatchError() from None
+        raise
     before = match_snapshot(match)
-    created = _write_deals(
-        match, state, replace_from=number, stored=stored,
-        dealt_at={number: dealt_at} if dealt_at is not None else None,
-    )
     if match.entered_by_id is None:  # the id, not the row: reading the row would cost a query
         match.entered_by = person(user)
-    _apply_state(match, state)
-    _save_changed(match, as_read)
-    # The deal as written (bulk_create gives it its id), not read back; a naive time (not from a
-    # form) is read back to log it as stored.
-    new_deal = created[-1] if created and created[-1].number == number and created[-1].pk else None
-    if new_deal is None or (dealt_at is not None and timezone.is_naive(dealt_at)):
-        new_deal = match.deals.get(number=number)
+    _apply_state(match, state, deals_before=deals_before)
+    if read_at_version:
+        _save_claimed(match, as_read, expected_version)
+    else:
+        _save_changed(match, as_read)
+    replayed = state.deals[0]
+    new_deal = Deal.objects.create(
+        match=match,
+        **entry_to_fields(replayed.entry),
+        **computed_fields(replayed),
+        dealt_at=_as_stored(dealt_at),
+    )
+    if dealt_at is not None and timezone.is_naive(dealt_at):
+        new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored
     audit_log(
         match=match,
         user=user,
@@ -264,10 +325,16 @@ def deals_record(
     return match
 
 
+def _last_dealt_minute(match: Match) -> float | None:
+    """When the last deal with a time was dealt, in minutes of the match (for deals-out-of-order)."""
+    moment = (
+        match.deals.filter(dealt_at__isnull=False).order_by("-number").values_list("dealt_at", flat=True).first()
+    )
+    return minutes_between(match.started_at, moment)
+
+
 def _with_number(entry: DealEntry, number: int, started_at, dealt_at) -> DealEntry:
     from dataclasses import replace
-
-    from scoring.adapters import minutes_between
 
     minute = minutes_between(started_at, dealt_at) if dealt_at else entry.dealt_minute
     return replace(entry, number=number, dealt_minute=minute)

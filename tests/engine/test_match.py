@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from scoring.engine import forfeit_outcome, get_points_rules, played_outcome, replay
+from scoring.engine import forfeit_outcome, get_points_rules, played_outcome, replay, replay_next
 
 from ._build import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal, renumber, scored_deal
 
@@ -24,6 +24,17 @@ def problems_of(replayed, kind="errors"):
 
 def zero_deal(number, **kwargs):
     return deal({"cards": 0}, {"cards": 0}, number=number, end="stock", **kwargs)
+
+
+def step_by_step(rules, entries):
+    """The deals as saving them one at a time scores them (replay_next from the running state)."""
+    steps, totals, minute = [], (0, 0), None
+    for count, entry in enumerate(entries):
+        state = replay_next(rules, entry, totals=totals, deals_before=count, previous_minute=minute)
+        steps.extend(state.deals)
+        totals = (state.home_total, state.away_total)
+        minute = entry.dealt_minute if entry.dealt_minute is not None else minute
+    return tuple(steps)
 
 
 # -- totals and opening minimums ----------------------------------------------------------------
@@ -327,6 +338,7 @@ def test_many_deals(rules, count, warned):
     assert warned_deals == ([16] if warned else [])
     assert state.warnings == (1 if warned else 0)
     assert state.errors == 0
+    assert step_by_step(rules, [zero_deal(n) for n in range(1, count + 1)]) == state.deals
 
 
 @pytest.mark.parametrize(
@@ -346,6 +358,7 @@ def test_deals_out_of_order(minutes, warned):
     assert found == warned
     assert state.errors == 0
     assert state.warnings == len(warned)
+    assert step_by_step(SV_TAVLING, entries) == state.deals
 
 
 # -- outcomes -----------------------------------------------------------------------------------

@@ -15,7 +15,9 @@ from dataclasses import replace
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import DealEntry, SideEntry, check_deal, get_points_rules, get_rules, replay, score_deal
+from scoring.engine import (
+    DealEntry, SideEntry, check_deal, get_points_rules, get_rules, replay, replay_next, score_deal,
+)
 from scoring.engine.protocol_file import read_csv, write_csv
 
 PACK = 1180
@@ -271,3 +273,46 @@ def test_csv_round_trip_changes_nothing(case):
             b, a = before.side(side), after.side(side)
             assert (b.cards, b.natural, b.mixed, b.red3, b.penalty) == (a.cards, a.natural, a.mixed, a.red3, a.penalty)
             assert before.melded(side) == after.melded(side)
+
+
+@st.composite
+def rules_and_timed_match(draw):
+    """A match whose deals carry times (some out of order, some after the main time) and opening
+    minimums as written (some wrong): everything replay passes from one deal to the next."""
+    rules, deals = draw(rules_and_match(max_deals=18))
+    dressed = []
+    for deal in deals:
+        minute = draw(st.one_of(st.none(), st.floats(0, 70, allow_nan=False).map(lambda m: round(m, 2))))
+        home_min = draw(st.one_of(st.none(), st.sampled_from([0, 15, 50, 90, 120])))
+        away_min = draw(st.one_of(st.none(), st.sampled_from([0, 15, 50, 90, 120])))
+        dressed.append(replace(
+            deal,
+            dealt_minute=minute,
+            home=replace(deal.home, written_min=home_min),
+            away=replace(deal.away, written_min=away_min),
+        ))
+    return rules, dressed
+
+
+@MATCH_SETTINGS
+@given(rules_and_timed_match(), st.booleans())
+def test_the_next_deal_from_the_running_state_is_the_replayed_one(case, expired):
+    """replay_next (what saving a deal uses) gives the next deal exactly as replaying the whole
+    match does, as long as the match has not ended before it."""
+    rules, deals = case
+    for count in range(1, len(deals) + 1):
+        earlier = replay(rules, deals[: count - 1], points=SV_SERIE)
+        if earlier.finished:
+            break
+        whole = replay(rules, deals[:count], points=SV_SERIE, clock_expired=expired)
+        minutes = [deal.dealt_minute for deal in deals[: count - 1] if deal.dealt_minute is not None]
+        following = replay_next(
+            rules, deals[count - 1], totals=(earlier.home_total, earlier.away_total), deals_before=count - 1,
+            previous_minute=minutes[-1] if minutes else None, points=SV_SERIE, clock_expired=expired,
+        )
+        assert problem_summary(following)[0] == problem_summary(whole)[0][-1:]
+        assert (following.home_total, following.away_total, following.finished, following.end,
+                following.end_deal, following.winner, following.outcome) == (
+            whole.home_total, whole.away_total, whole.finished, whole.end, whole.end_deal, whole.winner,
+            whole.outcome)
+        assert (following.home_min_next, following.away_min_next) == (whole.home_min_next, whole.away_min_next)

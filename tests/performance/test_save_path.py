@@ -76,16 +76,39 @@ def test_saving_a_deal_through_the_protocol_page_reads_and_writes_each_row_once(
         response = client.post(reverse("scoring:match-protocol", args=[match.pk]), _deal_data(match, dealt_at="19:05"))
     assert response.status_code == 302
     sql = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
-    # Session, user, match (to decide), the user's clubs, the version claim, the match locked,
-    # its deals, the new deal, the match's totals, the audit entry.
-    assert len(sql) == 10, "\n".join(sql)
-    assert sum(q.startswith('SELECT "scoring_deal"') for q in sql) == 1
+    # Session, user, match (read once, to decide and to work out the deal), the user's clubs, the
+    # time of the last deal dealt (for deals-out-of-order), the match's totals written with its
+    # version claimed, the new deal, the audit entry. No earlier deal is read: the engine goes on
+    # from the running state on the match row.
+    assert len(sql) == 8, "\n".join(sql)
+    assert sum(q.startswith('SELECT "scoring_deal"."dealt_at"') for q in sql) == 1
+    assert sum(q.startswith('SELECT "scoring_match"') for q in sql) == 1
     assert not any(q.startswith('UPDATE "scoring_deal"') for q in sql)
-    assert sum(q.startswith('UPDATE "scoring_match"') for q in sql) == 2
+    assert sum(q.startswith('UPDATE "scoring_match"') for q in sql) == 1
+    claim = next(q for q in sql if q.startswith('UPDATE "scoring_match"'))
+    assert '"version" = ' in claim and '"deal_count" = 12' in claim
     stored = Match.objects.get(pk=match.pk)
     deal = stored.deals.get(number=12)
     assert stored.deal_count == 12 and deal.dealt_at is not None
     assert AuditEntry.objects.get(match=match, action="deal_record", object_id=str(deal.pk)).after["deal"] == deal_snapshot(deal)
+
+
+def test_a_deal_without_a_time_reads_no_deal_at_all(client):
+    s = f.protocol_setup()
+    client.force_login(s["secretary"])
+    match = s["match"]
+    for number in range(1, 12):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.deal(number, home_cards=60,
+                                      away_cards=-20, end="stock"), expected_version=match.version)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.post(reverse("scoring:match-protocol", args=[match.pk]), _deal_data(match))
+    assert response.status_code == 302
+    sql = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
+    assert len(sql) == 7, "\n".join(sql)
+    assert not any(q.startswith('SELECT "scoring_deal"') for q in sql)
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.deal_count, stored.home_total, stored.away_total) == (12, 12 * 60, -12 * 20)
+    assert stored.deals.get(number=12).home_total == 720
 
 
 def test_a_refused_save_shows_the_whole_page_with_what_was_typed(client):

@@ -52,11 +52,11 @@ CALLS = {
 
 
 # Where each service can be made to crash: after its deals are written (audit_log, save) or while
-# writing them (bulk_create, bulk_update). Recording the next deal and removing the last one leave
-# the other deals as they are, so those two services write no bulk_update (issue 7).
+# writing them (create, bulk_create, bulk_update). Recording the next deal writes the match first
+# (the UPDATE that claims its version, not Match.save) and then that one deal row; removing the
+# last deal leaves the other deals as they are, so neither writes a bulk_update (issue 7).
 CRASH_POINTS = [
-    ("deals_record", "audit_log"), ("deals_record", "bulk_create"),
-    ("deals_record", "save"),
+    ("deals_record", "audit_log"), ("deals_record", "create"),
     ("deal_correct", "audit_log"), ("deal_correct", "bulk_update"), ("deal_correct", "save"),
     ("deal_delete_last", "audit_log"), ("deal_delete_last", "save"),
     ("match_forfeit", "audit_log"), ("match_forfeit", "save"),
@@ -77,6 +77,8 @@ def test_a_crash_in_the_middle_leaves_the_match_as_it_was(service, where, monkey
 
     if where == "audit_log":
         monkeypatch.setattr(match_services, "audit_log", crash)
+    elif where == "create":
+        monkeypatch.setattr(Deal.objects, "create", crash)
     elif where == "bulk_create":
         monkeypatch.setattr(Deal.objects, "bulk_create", crash)
     elif where == "bulk_update":
@@ -116,6 +118,45 @@ def test_a_stale_save_is_refused_with_a_clear_message_and_nothing_changes():
     assert message.startswith("Någon annan ändrade matchen efter att du öppnade den."), message
     assert snapshot(match) == after_first
     assert list(match.deals.values_list("number", flat=True).order_by("number")) == [1, 2, 3]
+
+
+@pytest.mark.django_db
+def test_a_stale_form_is_told_of_the_change_before_its_own_problems():
+    """The deal is worked out from the row the page read: if that row has changed since, the
+    secretary hears of the change (and sees the match as it is now), not of problems judged on
+    an old state. The row the page read is left as it was."""
+    s = f.protocol_setup()
+    match = in_progress(s)
+    page_read = Match.objects.select_related("competition", "home_team", "away_team").get(pk=match.pk)
+    services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(3), expected_version=match.version)
+    after_first = snapshot(match)
+    version_read = page_read.version
+    with pytest.raises(services.StaleMatchError):
+        services.deals_record(match=page_read, user=s["secretary"], entry=f.deal(3, home_cards=287, end="stock"),
+                              expected_version=version_read)
+    with pytest.raises(services.StaleMatchError):
+        services.deals_record(match=page_read, user=s["secretary"], entry=f.deal(3, home_cards=100, end="stock"),
+                              expected_version=version_read)
+    assert page_read.version == version_read and page_read.deal_count == 2
+    assert snapshot(match) == after_first
+
+
+@pytest.mark.django_db
+def test_a_refused_deal_leaves_the_row_the_page_read_as_it_was():
+    s = f.protocol_setup()
+    match = in_progress(s)
+    page_read = Match.objects.select_related("competition", "home_team", "away_team").get(pk=match.pk)
+    as_read = Match.objects.filter(pk=match.pk).values().get()
+    with pytest.raises(services.DealProblemsError):
+        services.deals_record(match=page_read, user=s["secretary"], entry=f.deal(3, home_cards=287, end="stock"),
+                              expected_version=page_read.version)
+    assert {field.attname: getattr(page_read, field.attname) for field in Match._meta.concrete_fields} == as_read
+    saved = services.deals_record(match=page_read, user=s["secretary"], entry=f.deal(3, home_cards=100, end="stock"),
+                                  expected_version=page_read.version)
+    assert saved.version == page_read.version + 1 and saved.deal_count == 3
+    assert Match.objects.filter(pk=match.pk).values().get() == {
+        field.attname: getattr(saved, field.attname) for field in Match._meta.concrete_fields
+    }
 
 
 def run_at_once(targets):
