@@ -6,18 +6,98 @@ tenth of one in the database). `run()` compiles a query once per *key* (what its
 on) and database, with *sentinels* (values found nowhere else in its parameters) standing where
 the values of each run go, and then substitutes the values of the run. A sentinel inside a
 one-element list (`team_id__in=[SENTINEL]`) can be given a list of any length. scoring/cache.py
-does the same with the cache stamps.
+does the same with the cache stamps. `get_by_pk()` reads one model instance (with its
+select_related rows) by a query compiled once: saving a deal reads its match so.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from django.db import connection
-from django.db.models import QuerySet
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
 
 _compiled: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
+
+
+# -- a model instance by its primary key, with its select_related rows ---------------------------
+
+# A primary key no row has: it stands in the compiled SQL where the looked-up key goes.
+PK_SENTINEL = -7_310_000_019
+
+
+@dataclass(frozen=True)
+class _CompiledRead:
+    sql: str
+    params: tuple
+    position: int  # of the sentinel in params
+    compiler: Any
+    converters: dict
+    init_list: list[str]
+    fields: slice  # the model's own columns in a row
+    populators: list
+    model: type[Model]
+
+
+# Per database connection (a compiler keeps the connection it was made for).
+_reads: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def get_by_pk(key: tuple, build: Callable[[int], QuerySet], pk: int) -> Model | None:
+    """`build(pk)`'s one row as a model instance (its select_related rows included), or None.
+
+    `build` takes the primary key and returns a queryset filtered by it; its SQL is compiled once
+    per *key* and connection, which is most of the time an ORM read takes (0.35 of 0.4 ms on
+    SQLite). The row becomes an instance as Django's own iteration makes it: the database values
+    converted by the fields' converters, Model.from_db, the related rows populated.
+    """
+    database = connections[DEFAULT_DB_ALIAS]  # this thread's connection (`connection` is a proxy)
+    reads = _reads.setdefault(database, {})
+    read = reads.get(key)
+    if read is None:
+        read = reads[key] = _compile_read(build(PK_SENTINEL).using(DEFAULT_DB_ALIAS))
+    params = list(read.params)
+    params[read.position] = pk
+    with database.cursor() as cursor:
+        cursor.execute(read.sql, params)
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    if read.converters:
+        rows = list(read.compiler.apply_converters(rows, read.converters))
+    row = rows[0]
+    instance = read.model.from_db(DEFAULT_DB_ALIAS, read.init_list, row[read.fields])
+    for populator in read.populators:
+        populator.populate(row, instance)
+    return instance
+
+
+def _compile_read(queryset: QuerySet) -> _CompiledRead:
+    compiler = queryset.query.get_compiler(using=queryset.db)
+    sql, params = compiler.as_sql()  # fills compiler.select and klass_info, as iterating would
+    positions = [index for index, param in enumerate(params) if param == PK_SENTINEL]
+    if len(positions) != 1:
+        raise ValueError("the queryset must be filtered by the primary key only once")
+    select, klass_info = compiler.select, compiler.klass_info
+    first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    return _CompiledRead(
+        sql=sql,
+        params=tuple(params),
+        position=positions[0],
+        compiler=compiler,
+        converters=compiler.get_converters([column[0] for column in select[: compiler.col_count]]),
+        init_list=[column[0].target.attname for column in select[first:last]],
+        fields=slice(first, last),
+        populators=get_related_populators(klass_info, select, queryset.db),
+        model=klass_info["model"],
+    )
+
+
+# -- rows of a query with new values ---------------------------------------------------------------
 
 
 def run(

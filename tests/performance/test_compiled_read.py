@@ -1,0 +1,72 @@
+"""compiled_queries.get_by_pk (issue 7): a row read by SQL compiled once is the instance the ORM
+reads, field for field and related row for related row, on SQLite and PostgreSQL."""
+
+from datetime import timedelta
+from decimal import Decimal
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from scoring import compiled_queries, services
+from scoring.models import Match
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+RELATED = ("competition__organiser", "round", "home_team__club", "away_team__player_one", "home_substitute",
+           "entered_by", "confirmed_by")
+
+
+def values(instance):
+    return {field.attname: getattr(instance, field.attname) for field in type(instance)._meta.concrete_fields}
+
+
+def read(pk, related=RELATED):
+    return compiled_queries.get_by_pk(("test", related), lambda key: Match.objects.select_related(*related).filter(pk=key), pk)
+
+
+def test_a_played_match_reads_as_the_orm_reads_it():
+    s = f.protocol_setup()
+    started = timezone.now() - timedelta(minutes=30)
+    match = services.match_start(match=s["match"], user=s["secretary"], started_at=started)
+    for number in range(1, 12):
+        if match.status == Match.Status.FINISHED:
+            break
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number),
+                                      expected_version=match.version)
+    assert match.status == Match.Status.FINISHED
+    compiled = read(match.pk)
+    orm = Match.objects.select_related(*RELATED).get(pk=match.pk)
+    assert values(compiled) == values(orm)
+    assert compiled.home_points == Decimal("1") and compiled.rules_snapshot == orm.rules_snapshot
+    assert compiled.started_at == started and timezone.is_aware(compiled.started_at)
+    for path in ("competition", "competition.organiser", "round", "home_team", "home_team.club", "away_team",
+                 "away_team.player_one", "entered_by"):
+        one, other = compiled, orm
+        for name in path.split("."):
+            one, other = getattr(one, name), getattr(other, name)
+        assert values(one) == values(other), path
+    assert compiled.home_substitute is None and compiled.confirmed_by is None
+    assert not compiled._state.adding and compiled._state.db == "default"
+
+
+def test_the_related_rows_come_with_it_and_a_missing_match_is_none():
+    s = f.protocol_setup()
+    read(s["match"].pk)  # compiled
+    with CaptureQueriesContext(connection) as queries:
+        match = read(s["match"].pk)
+        names = (match.competition.organiser.name, match.home_team.club.name, match.away_team.player_one.name)
+    assert len(queries) == 1 and all(names)
+    assert read(s["match"].pk + 1000) is None
+    other = f.make_match(competition=s["match"].competition, home=s["away"], away=s["home"], table=2)
+    assert read(other.pk).home_team_id == s["away"].pk
+
+
+def test_saving_changes_the_row_it_read():
+    s = f.protocol_setup()
+    match = read(s["match"].pk, ("competition", "home_team"))
+    saved = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1),
+                                  expected_version=match.version)
+    assert values(read(s["match"].pk, ("competition", "home_team"))) == values(saved)
