@@ -19,7 +19,8 @@ Figures:
   standings' HTML comes from the cache), `page_cold` the same page with an empty cache.
 - deal_save: recording the 12th deal of a match through the protocol page (form, checks, write,
   audit, totals) against a minimal view that writes one Deal row; both through the client, signed
-  in as the club's secretary.
+  in as the club's secretary, sent the same form (the minimal view requires a login, as every
+  view that writes does).
 - match_page, team_page: the public pages against a minimal view that renders the same template
   with stand-in objects and no data (no query); `_cold` with an empty cache, plain = as served.
 The engine's deals per second are in test_engine_bench.py, the PDF and workbook figures in
@@ -34,6 +35,7 @@ import time
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpResponse
@@ -61,8 +63,10 @@ PAGE_RATIO = 3
 
 
 @csrf_exempt
+@login_required
 def minimal_write_view(request, pk):
-    """Write one row, nothing else: the floor under any view that saves something."""
+    """Write one row, nothing else: the floor under any view that saves something (which is
+    for signed-in users only, and reads the form it was sent)."""
     number = int(request.POST["number"])
     Deal.objects.create(match_id=pk, number=number, home_cards=0, away_cards=0, end="stock")
     return HttpResponse(status=204)
@@ -260,16 +264,21 @@ def test_deal_save(federation):
     client.force_login(secretary)
     protocol, minimal = iter(matches[:rounds]), iter(matches[rounds:])
 
-    def save_through_the_protocol_page():
-        match = next(protocol)
+    def deal_form(match):
         data = {f"{side}_{name}": "0" for side in ("home", "away") for name in ("natural", "mixed", "red3", "penalty")}
         data.update(home_cards="60", away_cards="-20", end="stock", version=str(match.version))
-        response = client.post(reverse("scoring:match-protocol", args=[match.pk]), data)
+        return data
+
+    def save_through_the_protocol_page():
+        match = next(protocol)
+        response = client.post(reverse("scoring:match-protocol", args=[match.pk]), deal_form(match))
         assert response.status_code == 302, response.content[:2000]
+        # The browser follows the redirect, whose page shows (and so removes) "Deal 12 saved".
+        client.cookies.pop("messages", None)
 
     def write_one_row():
         match = next(minimal)
-        response = client.post(reverse("bench-minimal-write", args=[match.pk]), {"number": "12"})
+        response = client.post(reverse("bench-minimal-write", args=[match.pk]), {**deal_form(match), "number": "12"})
         assert response.status_code == 204
 
     # Alternate so that both see the same state of the machine.
