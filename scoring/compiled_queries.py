@@ -34,12 +34,13 @@ PK_SENTINEL = -7_310_000_019
 class _CompiledRead:
     sql: str
     params: tuple
-    position: int  # of the sentinel in params
+    places: tuple[tuple[int, int], ...]  # (sentinel, its position in params) for each place
     compiler: Any
     converters: dict
     init_list: list[str]
     fields: slice  # the model's own columns in a row
     populators: list
+    annotations: tuple[tuple[str, int], ...]  # name, position in a row
     model: type[Model]
 
 
@@ -53,15 +54,23 @@ def get_by_pk(key: tuple, build: Callable[[int], QuerySet], pk: int) -> Model | 
     `build` takes the primary key and returns a queryset filtered by it; its SQL is compiled once
     per *key* and connection, which is most of the time an ORM read takes (0.35 of 0.4 ms on
     SQLite). The row becomes an instance as Django's own iteration makes it: the database values
-    converted by the fields' converters, Model.from_db, the related rows populated.
+    converted by the fields' converters, Model.from_db, the related rows populated, annotations
+    set as attributes.
     """
+    return get_one(key, lambda: build(PK_SENTINEL), {PK_SENTINEL: pk})
+
+
+def get_one(key: tuple, build: Callable[[], QuerySet], values: dict[int, Any]) -> Model | None:
+    """As get_by_pk, for a queryset built with sentinels (the keys of `values`: whole numbers
+    found nowhere else in its parameters), each replaced by its value wherever it is."""
     database = connections[DEFAULT_DB_ALIAS]  # this thread's connection (`connection` is a proxy)
     reads = _reads.setdefault(database, {})
     read = reads.get(key)
     if read is None:
-        read = reads[key] = _compile_read(build(PK_SENTINEL).using(DEFAULT_DB_ALIAS))
+        read = reads[key] = _compile_read(build().using(DEFAULT_DB_ALIAS), tuple(values))
     params = list(read.params)
-    params[read.position] = pk
+    for sentinel, position in read.places:
+        params[position] = _like(sentinel, values[sentinel])
     with database.cursor() as cursor:
         cursor.execute(read.sql, params)
         rows = cursor.fetchall()
@@ -73,26 +82,32 @@ def get_by_pk(key: tuple, build: Callable[[int], QuerySet], pk: int) -> Model | 
     instance = read.model.from_db(DEFAULT_DB_ALIAS, read.init_list, row[read.fields])
     for populator in read.populators:
         populator.populate(row, instance)
+    for name, position in read.annotations:
+        setattr(instance, name, row[position])
     return instance
 
 
-def _compile_read(queryset: QuerySet) -> _CompiledRead:
+def _compile_read(queryset: QuerySet, sentinels: tuple[int, ...]) -> _CompiledRead:
     compiler = queryset.query.get_compiler(using=queryset.db)
     sql, params = compiler.as_sql()  # fills compiler.select and klass_info, as iterating would
-    positions = [index for index, param in enumerate(params) if param == PK_SENTINEL]
-    if len(positions) != 1:
-        raise ValueError("the queryset must be filtered by the primary key only once")
+    places = tuple(
+        (param, index) for index, param in enumerate(params) if _is_sentinel(param, dict.fromkeys(sentinels))
+    )
+    missing = set(sentinels) - {sentinel for sentinel, _index in places}
+    if missing:
+        raise ValueError(f"sentinels not in the query: {sorted(missing)}")
     select, klass_info = compiler.select, compiler.klass_info
     first, last = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
     return _CompiledRead(
         sql=sql,
         params=tuple(params),
-        position=positions[0],
+        places=places,
         compiler=compiler,
         converters=compiler.get_converters([column[0] for column in select[: compiler.col_count]]),
         init_list=[column[0].target.attname for column in select[first:last]],
         fields=slice(first, last),
         populators=get_related_populators(klass_info, select, queryset.db),
+        annotations=tuple(compiler.annotation_col_map.items()),
         model=klass_info["model"],
     )
 

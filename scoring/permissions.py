@@ -8,6 +8,9 @@
 
 from __future__ import annotations
 
+from django.db.models import Exists, OuterRef
+
+from scoring import compiled_queries
 from scoring.models import Club, Competition, Match
 
 
@@ -21,10 +24,54 @@ def is_secretary_of(user, club: Club | int | None) -> bool:
     club_id = club if isinstance(club, int) else club.pk
     cache = getattr(user, "_secretary_club_ids", None)
     if cache is None:
-        # The link table alone: no join to the clubs and no ordering (read on every save, issue 7).
-        cache = set(Club.secretaries.through.objects.filter(user_id=user.pk).values_list("club_id", flat=True))
+        known = getattr(user, "_secretary_of_known", {})
+        if club_id in known:
+            return known[club_id]
+        cache = {club_id for (club_id,) in _secretary_club_ids(user.pk)}
         user._secretary_club_ids = cache
     return club_id in cache
+
+
+# -- a match read with what deciding who may enter its protocol needs --------------------------
+#
+# The protocol pages (and every saved deal) read the match and then ask whether the user is a
+# secretary of its home club or of its organiser. The match query answers that too, so the
+# question costs no query of its own (issue 7).
+
+HOME_CLUB_SECRETARY = "user_is_home_club_secretary"
+ORGANISER_SECRETARY = "user_is_organiser_secretary"
+
+
+def secretary_flags(user_id) -> dict[str, Exists]:
+    """Annotations for a Match query: whether the user (`user_id`, a value or an expression) is
+    a secretary of the match's home club, and of its organiser."""
+    links = Club.secretaries.through.objects.filter(user_id=user_id)
+    return {
+        HOME_CLUB_SECRETARY: Exists(links.filter(club_id=OuterRef("home_team__club_id"))),
+        ORGANISER_SECRETARY: Exists(links.filter(club_id=OuterRef("competition__organiser_id"))),
+    }
+
+
+def remember_secretary_flags(user, match: Match) -> None:
+    """Keep what a match read with secretary_flags(user) learnt, for is_secretary_of."""
+    known = dict(getattr(user, "_secretary_of_known", {}))
+    known[match.home_team.club_id] = bool(getattr(match, HOME_CLUB_SECRETARY))
+    known[match.competition.organiser_id] = bool(getattr(match, ORGANISER_SECRETARY))
+    user._secretary_of_known = known
+
+
+# Stands for the user's id in the compiled query below.
+_USER = -727_272_727
+
+
+def _secretary_club_ids(user_id: int) -> list[tuple[int]]:
+    """The clubs the user is a secretary of: the link table alone (no join, no ordering), by SQL
+    compiled once, since every protocol page and every saved deal asks (issue 7)."""
+    return compiled_queries.run(
+        ("secretary-clubs",),
+        lambda: Club.secretaries.through.objects.filter(user_id=_USER).values_list("club_id"),
+        {_USER: user_id},
+    )[1]
 
 
 def is_secretary(user) -> bool:

@@ -43,9 +43,9 @@ def _jsonable(value: Any) -> Any:
 def _as_stored(value: Any) -> Any:
     """A time as the database gives it back (UTC), so that a snapshot of a row in memory reads the
     same as one of the row read back."""
-    if isinstance(value, datetime) and not timezone.is_naive(value):
-        return value.astimezone(dt_timezone.utc)
-    return value
+    if not isinstance(value, datetime) or value.tzinfo is dt_timezone.utc or timezone.is_naive(value):
+        return value
+    return value.astimezone(dt_timezone.utc)
 
 
 def deal_snapshot(deal: Deal) -> dict[str, Any]:

@@ -250,7 +250,7 @@ def test_deal_save(federation):
     secretary = get_user_model().objects.create_user("bench-secretary", password="x")
     home.club.secretaries.add(secretary)
     round_ = Round.objects.create(competition=competition, number=99)
-    rounds = 15
+    rounds = 31
     matches = []
     for table in range(1, 2 * rounds + 1):
         match = Match.objects.create(competition=competition, round=round_, table=table, home_team=home, away_team=away)
