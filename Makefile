@@ -13,8 +13,10 @@ SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-de
 # The tests also read PDFs back (poppler), drive a real browser (chromium) and open exported
 # spreadsheets in a real spreadsheet program (LibreOffice Calc).
 SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 libreoffice-calc-nogui
+# The benchmarks count the pages of the PDFs they make (poppler's pdfinfo).
+SYSTEM_PACKAGES_BENCH := $(SYSTEM_PACKAGES) poppler-utils
 
-.PHONY: help run test bench load system-deps system-deps-test venv venv-dev messages
+.PHONY: help run test bench load system-deps system-deps-test system-deps-bench venv venv-dev messages
 
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
@@ -46,6 +48,9 @@ system-deps:
 system-deps-test:
 	$(call ensure_debian_packages,$(SYSTEM_PACKAGES_TEST))
 
+system-deps-bench:
+	$(call ensure_debian_packages,$(SYSTEM_PACKAGES_BENCH))
+
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -70,7 +75,7 @@ test: system-deps-test venv-dev
 	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # pytest's exit code 5 means "no tests collected": no benchmarks yet is not an error.
-bench: system-deps venv-dev
+bench: system-deps-bench venv-dev
 	@$(PY) -m pytest tests/perf -s -q -p no:cacheprovider -o addopts="" $(PYTEST_ARGS); \
 	status=$$?; \
 	if [ $$status -eq 5 ]; then echo "No benchmarks in tests/perf yet."; exit 0; fi; \

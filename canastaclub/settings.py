@@ -131,6 +131,13 @@ TEMPLATES = [
 CONN_MAX_AGE = env_int("DJANGO_CONN_MAX_AGE", 0 if DEBUG else 60)
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.config(conn_max_age=CONN_MAX_AGE, conn_health_checks=True)}
+    # PostgreSQL: parameters bound by the server and statements prepared once per connection
+    # after their second run, so the server does not parse and plan the same few statements
+    # (read a match, save a deal, the cache stamps) on every request: saving a deal took 3.5
+    # instead of 4.4 ms (issue 7). Off with DJANGO_DB_PREPARED_STATEMENTS=no, which a pooler in
+    # transaction mode (PgBouncer) needs.
+    if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DJANGO_DB_PREPARED_STATEMENTS", True):
+        DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
 else:
     (BASE_DIR / "var").mkdir(exist_ok=True)
     DATABASES = {
