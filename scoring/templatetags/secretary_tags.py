@@ -4,37 +4,23 @@ engine computes the numbers."""
 
 from __future__ import annotations
 
-from decimal import Decimal
-
 from django import template
-from django.utils.formats import number_format
+
+from .public_format import format_match_points, format_points
 
 register = template.Library()
-
-# U+202F NARROW NO-BREAK SPACE between thousands, and a true minus sign: the site's number style.
-THIN_SPACE = "\u202f"
-MINUS = "\u2212"
 
 
 @register.filter
 def points(value) -> str:
-    """Card points: 5 120, −40."""
-    if value is None or value == "":
-        return ""
-    number = int(value)
-    digits = f"{abs(number):,}".replace(",", THIN_SPACE)
-    return MINUS + digits if number < 0 else digits
+    """Card points: 5 120, −40 (the public pages' style, scoring/templatetags/public_format.py)."""
+    return format_points(value)
 
 
 @register.filter
 def match_points(value) -> str:
     """Match points: 1, 0,5 (Swedish) or 0.5 (English)."""
-    if value is None or value == "":
-        return ""
-    number = Decimal(str(value))
-    if number == number.to_integral_value():
-        return str(int(number))
-    return number_format(number.normalize(), use_l10n=True)
+    return format_match_points(value)
 
 
 @register.simple_tag
