@@ -63,28 +63,36 @@ def get_by_pk(key: tuple, build: Callable[[int], QuerySet], pk: int) -> Model | 
 def get_one(key: tuple, build: Callable[[], QuerySet], values: dict[int, Any]) -> Model | None:
     """As get_by_pk, for a queryset built with sentinels (the keys of `values`: whole numbers
     found nowhere else in its parameters), each replaced by its value wherever it is."""
+    rows = read(key, build, values)
+    return rows[0] if rows else None
+
+
+def read(key: tuple, build: Callable[[], QuerySet], values: dict[int, Any]) -> list[Model]:
+    """The instances of `build()` (with its select_related rows and annotations), its sentinels
+    (the keys of `values`) replaced by their values; the SQL is compiled once per *key* and
+    connection."""
     database = connections[DEFAULT_DB_ALIAS]  # this thread's connection (`connection` is a proxy)
     reads = _reads.setdefault(database, {})
-    read = reads.get(key)
-    if read is None:
-        read = reads[key] = _compile_read(build().using(DEFAULT_DB_ALIAS), tuple(values))
-    params = list(read.params)
-    for sentinel, position in read.places:
+    compiled = reads.get(key)
+    if compiled is None:
+        compiled = reads[key] = _compile_read(build().using(DEFAULT_DB_ALIAS), tuple(values))
+    params = list(compiled.params)
+    for sentinel, position in compiled.places:
         params[position] = _like(sentinel, values[sentinel])
     with database.cursor() as cursor:
-        cursor.execute(read.sql, params)
+        cursor.execute(compiled.sql, params)
         rows = cursor.fetchall()
-    if not rows:
-        return None
-    if read.converters:
-        rows = list(read.compiler.apply_converters(rows, read.converters))
-    row = rows[0]
-    instance = read.model.from_db(DEFAULT_DB_ALIAS, read.init_list, row[read.fields])
-    for populator in read.populators:
-        populator.populate(row, instance)
-    for name, position in read.annotations:
-        setattr(instance, name, row[position])
-    return instance
+    if compiled.converters:
+        rows = compiled.compiler.apply_converters(rows, compiled.converters)
+    instances = []
+    for row in rows:
+        instance = compiled.model.from_db(DEFAULT_DB_ALIAS, compiled.init_list, row[compiled.fields])
+        for populator in compiled.populators:
+            populator.populate(row, instance)
+        for name, position in compiled.annotations:
+            setattr(instance, name, row[position])
+        instances.append(instance)
+    return instances
 
 
 def _compile_read(queryset: QuerySet, sentinels: tuple[int, ...]) -> _CompiledRead:

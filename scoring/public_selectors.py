@@ -21,7 +21,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from scoring import permissions
+from scoring import compiled_queries, permissions
 from scoring.engine import HOME, MatchState, Problem, ReplayedDeal, SideScore
 from scoring.models import Competition, Match, Player, Round, Team
 from scoring.selectors import PlayerStatistics, player_statistics
@@ -60,25 +60,38 @@ def get_visible_round(competition: Competition, number: int) -> Round:
         raise Http404("No such round.") from None
 
 
+# What the pages of a match show of it (one query, however many names a page prints).
+MATCH_PAGE_RELATED = (
+    "competition__organiser",
+    "round",
+    "home_team__club",
+    "away_team__club",
+    "home_team__player_one",
+    "home_team__player_two",
+    "away_team__player_one",
+    "away_team__player_two",
+    "home_substitute",
+    "away_substitute",
+)
+# Stands for the match's id in the compiled query of a public match.
+_MATCH = -7_340_000_049
+
+
 def get_visible_match(pk: int, user=None) -> Match:
-    match = (
-        Match.objects.select_related(
-            "competition",
-            "competition__organiser",
-            "round",
-            "home_team__club",
-            "away_team__club",
-            "home_team__player_one",
-            "home_team__player_two",
-            "away_team__player_one",
-            "away_team__player_two",
-            "home_substitute",
-            "away_substitute",
+    if getattr(user, "is_authenticated", False):
+        match = (
+            Match.objects.select_related(*MATCH_PAGE_RELATED)
+            .filter(competition__in=visible_competitions(user))
+            .filter(pk=pk)
+            .first()
         )
-        .filter(competition__in=visible_competitions(user))
-        .filter(pk=pk)
-        .first()
-    )
+    else:
+        # Visitors: a match of a public competition, by SQL compiled once (scoring/compiled_queries.py).
+        match = compiled_queries.get_one(
+            ("public-match",),
+            lambda: Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=_MATCH, competition__is_public=True),
+            {_MATCH: pk},
+        )
     if match is None:
         raise Http404("No such match.")
     return match

@@ -18,7 +18,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import permissions
+from scoring import compiled_queries, permissions
 from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields, minutes_between
 from scoring.cache import bump_competition_on_commit
 from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
@@ -89,10 +89,21 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied(_("You may not change this match."))
 
 
+# Stands for the match's id in the compiled query of its deals.
+_MATCH = -7_330_000_039
+
+
+def stored_deals(match: Match) -> list[Deal]:
+    """The match's deals in order, by SQL compiled once (every protocol page reads them)."""
+    return compiled_queries.read(
+        ("match-deals",), lambda: Deal.objects.filter(match_id=_MATCH).order_by("number"), {_MATCH: match.pk}
+    )
+
+
 def _entries(match: Match, deals: Sequence[Deal] | None = None) -> list[DealEntry]:
     """The stored deals as the engine's entries (`deals`: the match's rows, already read in order)."""
     if deals is None:
-        deals = match.deals.order_by("number")
+        deals = stored_deals(match)
     return [deal_to_entry(deal, match.started_at) for deal in deals]
 
 

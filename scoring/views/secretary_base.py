@@ -20,6 +20,7 @@ from scoring import compiled_queries, permissions
 from scoring.adapters import deal_to_entry, minutes_between
 from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
 from scoring.messages import problem_message
+from scoring.public_selectors import MATCH_PAGE_RELATED
 from scoring.models import Match
 
 S = Match.Status
@@ -109,20 +110,7 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     access = "view"
     # What the match's pages show of it: one query, however many names the page prints.
-    PAGE_RELATED = (
-        "competition__organiser",
-        "round",
-        "home_team__club",
-        "away_team__club",
-        "home_team__player_one",
-        "home_team__player_two",
-        "away_team__player_one",
-        "away_team__player_two",
-        "home_substitute",
-        "away_substitute",
-        "entered_by",
-        "confirmed_by",
-    )
+    PAGE_RELATED = (*MATCH_PAGE_RELATED, "entered_by", "confirmed_by")
     # What deciding who may enter the protocol and saving need (the permissions read these rows'
     # ids only; the away team is read only if someone other than the protocol keeper posts).
     SAVE_RELATED = ("competition", "home_team")
