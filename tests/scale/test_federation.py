@@ -39,7 +39,7 @@ def test_the_full_size_is_the_federation_of_the_issue():
 
 def test_a_small_federation_replays_to_its_stored_numbers():
     out = StringIO()
-    call_command("demo", "--scale", "federation", "--fraction", "0.01", stdout=out)
+    call_command("demo", "--scale", "federation", "--fraction", "0.01", "--public-passwords", stdout=out)
     assert "deals in" in out.getvalue()
     assert Club.objects.filter(name=FEDERATION_MARKER).exists()
     matches = list(Match.objects.select_related("competition").order_by("pk"))
@@ -80,7 +80,7 @@ def test_a_small_federation_replays_to_its_stored_numbers():
         assert sum(row.record.points for row in rows) == played  # 1 + 0, or ½ + ½ for a draw
 
     again = StringIO()
-    call_command("demo", "--scale", "federation", "--fraction", "0.01", stdout=again)
+    call_command("demo", "--scale", "federation", "--fraction", "0.01", "--public-passwords", stdout=again)
     assert "nothing was added" in again.getvalue()
     assert Match.objects.count() == 200
 

@@ -8,7 +8,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from scoring.adapters import deal_to_entry
 from scoring.demo import LEAGUE_NAME, TOURNAMENT_NAME, build_demo
@@ -121,9 +121,23 @@ def test_demo_runs_twice_without_duplicates(demo):
 
     before = counts()
     out = StringIO()
-    call_command("demo", stdout=out)
+    call_command("demo", "--public-passwords", stdout=out)
     assert counts() == before
     assert "sekreterare-alvsjo" in out.getvalue() and "admin" in out.getvalue()
     # --reset plays the competitions again, still without duplicating people.
-    call_command("demo", "--reset", stdout=StringIO())
+    call_command("demo", "--reset", "--public-passwords", stdout=StringIO())
     assert counts()[:4] == before[:4] and counts()[4] == before[4]
+
+
+def test_with_debug_off_the_demo_wants_a_deliberate_yes(settings, db):
+    """Its logins' passwords are public (admin/admin): not on a production site by mistake."""
+    settings.DEBUG = False
+    with pytest.raises(CommandError, match="--public-passwords"):
+        call_command("demo", stdout=StringIO())
+    assert not get_user_model().objects.filter(username="admin").exists()
+
+
+def test_with_debug_on_the_demo_just_runs(settings, db):
+    settings.DEBUG = True
+    call_command("demo", stdout=StringIO())
+    assert get_user_model().objects.filter(username="admin", is_superuser=True).exists()

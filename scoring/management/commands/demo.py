@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from scoring.demo import build_demo
 
@@ -23,8 +24,17 @@ class Command(BaseCommand):
                             help="season (default): the demo season; federation: benchmark-sized data.")
         parser.add_argument("--fraction", type=float, default=1.0,
                             help="With --scale federation: a smaller federation of the same shape (0–1].")
+        parser.add_argument("--public-passwords", action="store_true",
+                            help="Run with debug off too, although the demo logins' passwords are in the README.")
 
     def handle(self, *args, **options):
+        # The demo logins (an administrator among them) have passwords anyone can read in the
+        # README: on a site with debug off, that is a production site, they need a deliberate yes.
+        if not settings.DEBUG and not options["public_passwords"]:
+            raise CommandError(
+                "Debug is off, so this looks like a production site: the demo creates logins whose "
+                "passwords are public (admin/admin). Run it with --public-passwords if that is what you want."
+            )
         if options["scale"] == "federation":
             from scoring.federation import build_federation
 
