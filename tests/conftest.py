@@ -25,3 +25,31 @@ def _empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+# Debian's headless Chromium, as the browser tests drive it (Playwright).
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+@pytest.fixture
+def browser():
+    """Chromium, closed after the test together with the database connections the test opened
+    while Playwright ran (Playwright gives the test a context of its own, so Django opens
+    connections of its own there; left open, PostgreSQL could not drop the test database)."""
+    from django.db import connections
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+        connections.close_all()
+

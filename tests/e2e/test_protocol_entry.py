@@ -12,20 +12,11 @@ from pathlib import Path
 
 import pytest
 from django.urls import reverse
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Match
 from tests import factories as f
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 PASSWORD = "secret-pass-123"
 THIN = "\u202f"
 
@@ -52,12 +43,6 @@ def points(number: int) -> re.Pattern:
     return re.compile(("\u2212" if number < 0 else "") + re.escape(text) + r"$")
 
 
-@pytest.fixture
-def browser():
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture

@@ -12,35 +12,24 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 from django.utils import timezone
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from scoring import services
 from tests.factories import winning_deal
 
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 PHONE = {"width": 390, "height": 844}
 
 
 @pytest.fixture
-def phone():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale="sv-SE")
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        problems: list[str] = []
-        page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-        page.on("pageerror", lambda error: problems.append(str(error)))
-        yield page, problems
-        browser.close()
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale="sv-SE")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    problems: list[str] = []
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    yield page, problems
+    context.close()
 
 
 @pytest.fixture
