@@ -9,7 +9,9 @@ from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 
 from scoring.engine.standings import HeadToHeadResult, TeamRecord, rank_teams
 from scoring.models import Bye, Match
-from scoring.selectors import _in_rounds, _tied_before_head_to_head, competition_standings, counted_q, number
+from scoring.selectors import competition_standings, counted_q, number
+from scoring.selectors.counting import _in_rounds
+from scoring.selectors.standings import _tied_before_head_to_head
 from tests.factories import make_club, make_competition, make_result, make_team
 
 pytestmark = pytest.mark.django_db

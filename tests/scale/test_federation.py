@@ -99,7 +99,7 @@ def test_head_to_head_reads_only_the_tied_teams_matches_and_ranks_the_same(monke
     make_result(competition, d, c, 5100, 3000, round_number=4)
     lean = selectors.competition_standings.uncached(competition)
     everyone = {team.pk for team in teams}
-    monkeypatch.setattr(selectors, "_tied_before_head_to_head", lambda records, tiebreaks: everyone)
+    monkeypatch.setattr(selectors.standings, "_tied_before_head_to_head", lambda records, tiebreaks: everyone)
     full = selectors.competition_standings.uncached(competition)
     assert [(row.rank_label, row.record.name) for row in lean] == [(row.rank_label, row.record.name) for row in full]
     order = {row.record.name: row for row in lean}

@@ -1,0 +1,56 @@
+"""Which results count in a competition's table, and which are preliminary (see the package's
+docstring)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Q
+
+from scoring.models import Competition, Match
+
+S = Match.Status
+PLAYED_STATUSES = (S.FINISHED, S.SUBMITTED, S.CONFIRMED)
+
+
+# -- which results count ------------------------------------------------------------------------
+
+
+def counted_q(competition: Competition, *, include_preliminary: bool = False, prefix: str = "") -> Q:
+    """A Q over Match rows of `competition` whose result enters its table.
+
+    `include_preliminary`: also results that wait for confirmation (a "preliminary table").
+    `prefix`: a lookup path to the match ("match__") when filtering related rows.
+    """
+    if competition.requires_confirmation and not include_preliminary:
+        statuses: tuple[str, ...] = (S.CONFIRMED,)
+    else:
+        statuses = PLAYED_STATUSES
+    q = Q(**{f"{prefix}status__in": statuses})
+    if competition.points_rules.abandoned == "as-played":
+        q |= Q(**{f"{prefix}status": S.VOID})
+    # Only rows the services gave a result (a void match without deals has none).
+    return q & Q(**{f"{prefix}home_points__isnull": False})
+
+
+def preliminary_q(competition: Competition) -> Q:
+    """Results shown but not counting yet: finished or submitted, waiting for confirmation."""
+    if not competition.requires_confirmation:
+        return Q(pk__in=[])
+    return Q(status__in=(S.FINISHED, S.SUBMITTED), home_points__isnull=False)
+
+
+def _in_rounds(up_to_round: int | None, prefix: str = "") -> Q:
+    if up_to_round is None:
+        return Q()
+    return Q(**{f"{prefix}round__number__lte": up_to_round})
+
+
+def number(value: Any) -> int | float:
+    """Match points as a plain number: 1, 0.5, 2 (an int when integral)."""
+    if value is None:
+        return 0
+    if isinstance(value, Decimal):
+        value = float(value)
+    return int(value) if float(value).is_integer() else float(value)

@@ -1,0 +1,49 @@
+"""The results of a round and of a team, each match marked as counting or preliminary."""
+
+from __future__ import annotations
+
+from django.db.models import BooleanField, ExpressionWrapper, F, Q, QuerySet, Value
+
+from scoring.models import Bye, Competition, Match, Round, Team
+
+from .counting import counted_q, preliminary_q
+
+
+# -- rounds and teams ---------------------------------------------------------------------------
+
+
+def _with_counts(matches: QuerySet, competition: Competition) -> QuerySet:
+    preliminary = (
+        ExpressionWrapper(preliminary_q(competition), output_field=BooleanField())
+        if competition.requires_confirmation
+        else Value(False, output_field=BooleanField())
+    )
+    return matches.annotate(
+        counts=ExpressionWrapper(counted_q(competition), output_field=BooleanField()),
+        preliminary=preliminary,
+    )
+
+
+def round_results(round: Round) -> QuerySet:
+    """The matches of a round by table, with teams; each row has `counts` and `preliminary`."""
+    matches = (
+        Match.objects.filter(round=round)
+        .select_related("home_team", "away_team", "home_team__club", "away_team__club", "round")
+        .order_by("table", "id")
+    )
+    return _with_counts(matches, round.competition)
+
+
+def round_byes(round: Round) -> list[Bye]:
+    """The teams without a match in the round (odd number of teams)."""
+    return list(Bye.objects.filter(round=round).select_related("team"))
+
+
+def team_results(team: Team, competition: Competition | None = None) -> QuerySet:
+    """A team's matches (home or away), earliest round first, with opponents and competitions."""
+    matches = Match.objects.filter(Q(home_team=team) | Q(away_team=team))
+    if competition is not None:
+        matches = matches.filter(competition=competition)
+    return matches.select_related(
+        "competition", "round", "home_team", "away_team"
+    ).order_by(F("round__date").asc(nulls_last=True), "round__number", "scheduled_start", "id")
