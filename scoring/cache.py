@@ -17,10 +17,13 @@ Terms:
 - entries also expire after `TIMEOUT` seconds, which bounds anything time-dependent on a page (a
   round shown as live on its day) and changes made outside the services in another process.
 
-Pages are cached for visitors without a session only (anyone signed in, or with a message waiting,
-gets a fresh page), only for 200 answers, per language and full path. The CSRF token a page
-carries (the language switch posts a form) is stored as a placeholder and replaced by the
-visitor's own token on every answer, exactly as a fresh render would do it.
+Pages are cached only for 200 answers, per language, full path and *viewer class* (viewer_class):
+what the page's content depends on of who looks at it. Visitors, captains and players share a
+copy; a secretary's clubs or an admin make a class of their own (they may see private
+competitions and blank protocols to print). Whoever has a message waiting gets a fresh page. What
+depends on the signed-in user himself, his name and menu (marked in templates/base.html), is
+stored as a placeholder and made anew for every answer, and so is the CSRF token a page carries
+(the language switch posts a form): the visitor's own token, exactly as a fresh render gives it.
 """
 
 from __future__ import annotations
@@ -36,9 +39,11 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F, Func, OuterRef, Q, Subquery
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.middleware.csrf import _unmask_cipher_token, get_token
 from django.utils.translation import get_language
 
+from scoring import permissions
 from scoring.models import Bye, Competition, Match, Team
 
 __all__ = [
@@ -59,6 +64,11 @@ TIMEOUT = 300
 CSRF_PLACEHOLDER = "\x00scoring-csrf-token\x00"
 # Headers a cached page keeps; cookies and the CSP are added anew by the middleware on each answer.
 KEPT_HEADERS = ("Content-Type", "Content-Language", "X-Frame-Options")
+# The parts of the layout that depend on who is signed in, marked in templates/base.html, and the
+# templates that make them for a request.
+VIEWER_TEMPLATES = {"tools": "_viewer_tools.html", "nav": "_viewer_nav.html"}
+VIEWER_PART = re.compile(rb"<!--viewer:(\w+)-->.*?<!--/viewer:\1-->", re.S)
+VIEWER_PLACEHOLDER = b"\x00scoring-viewer-%s\x00"
 # A masked CSRF token: 64 letters and digits (django.middleware.csrf.CSRF_TOKEN_LENGTH).
 TOKEN_PATTERN = re.compile(rb"(?<![A-Za-z0-9])[A-Za-z0-9]{64}(?![A-Za-z0-9])")
 
@@ -257,20 +267,48 @@ def cached_by_competition(function: Callable) -> Callable:
 
 
 def _cacheable_request(request: HttpRequest) -> bool:
-    if request.method not in ("GET", "HEAD"):
-        return False
-    cookies = request.COOKIES
-    if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
-        return False
-    return True
+    """GET and HEAD, without a message waiting to be shown (the layout shows it once)."""
+    return request.method in ("GET", "HEAD") and "messages" not in request.COOKIES
+
+
+def viewer_class(request: HttpRequest) -> str:
+    """What a public page's content depends on of who is looking: which competitions they see
+    (public ones; a secretary also those their clubs organise; an admin all) and which download
+    links they get (a secretary the blank protocols of the matches they keep). Visitors, captains
+    and players see the same page; a secretary's clubs, or an admin, make a class of their own."""
+    user = getattr(request, "user", None)
+    if not getattr(user, "is_authenticated", False):
+        return "visitor"
+    if user.is_superuser:
+        return "admin"
+    clubs = sorted(permissions.secretary_club_ids(user))
+    return "secretary:" + ",".join(map(str, clubs)) if clubs else "visitor"
+
+
+def _viewer_parts_placeholder(content: bytes) -> bytes:
+    """The page with each part that depends on who is signed in (marked in templates/base.html)
+    replaced by a placeholder naming it."""
+    return VIEWER_PART.sub(lambda found: VIEWER_PLACEHOLDER % found.group(1), content)
+
+
+def _with_viewer_parts(request: HttpRequest, content: bytes) -> bytes:
+    """A cached page with the parts that depend on who is signed in made for this request."""
+    for name, template_name in VIEWER_TEMPLATES.items():
+        placeholder = VIEWER_PLACEHOLDER % name.encode()
+        if placeholder in content:
+            part = render_to_string(template_name, request=request).encode()
+            content = content.replace(placeholder, b"<!--viewer:%s-->%s<!--/viewer:%s-->" % (name.encode(), part, name.encode()))
+    return content
 
 
 def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Callable:
-    """A view decorator: serve visitors without a session a copy made under the same stamp.
+    """A view decorator: serve a copy made under the same stamp for the same viewer class.
 
     `stamp_of(view_kwargs[kwarg])` names what the page shows (competition_stamp, match_stamp,
     team_stamp); a missing object (None) is never cached, the view answers (404). One entry per
-    page and language holds the stamp it was made under and is replaced when the stamp changes.
+    page, language and viewer class (viewer_class) holds the stamp it was made under and is
+    replaced when the stamp changes. What depends on the signed-in user himself (his name, his
+    menu, his CSRF token) is made anew for every answer.
     """
 
     def decorator(view: Callable) -> Callable:
@@ -281,10 +319,11 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
             stamp = stamp_of(kwargs[kwarg])
             if stamp is None:
                 return view(request, *args, **kwargs)
-            key = f"{PREFIX}:page:{_digest(request.get_full_path(), get_language())}"
+            key = f"{PREFIX}:page:{_digest(request.get_full_path(), get_language(), viewer_class(request))}"
             cached = cache.get(key)
             if cached is not None and cached[0] == stamp:
                 _stamp, content, headers = cached
+                content = _with_viewer_parts(request, content)
                 response = HttpResponse(content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
                 for name, value in headers:
                     response[name] = value
@@ -293,7 +332,7 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
             if hasattr(response, "render") and callable(response.render):
                 response = response.render()
             if response.status_code == 200 and not response.streaming and not response.cookies:
-                content = response.content
+                content = _viewer_parts_placeholder(response.content)
                 content = _with_token_placeholder(request, content)
                 headers = [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
                 cache.set(key, (stamp, content, headers), timeout())

@@ -22,14 +22,22 @@ def is_secretary_of(user, club: Club | int | None) -> bool:
     if not getattr(user, "is_authenticated", False) or club is None:
         return False
     club_id = club if isinstance(club, int) else club.pk
-    cache = getattr(user, "_secretary_club_ids", None)
-    if cache is None:
+    if getattr(user, "_secretary_club_ids", None) is None:
         known = getattr(user, "_secretary_of_known", {})
         if club_id in known:
             return known[club_id]
+    return club_id in secretary_club_ids(user)
+
+
+def secretary_club_ids(user) -> set[int]:
+    """The ids of the clubs the user is a secretary of (read once per request)."""
+    if not getattr(user, "is_authenticated", False):
+        return set()
+    cache = getattr(user, "_secretary_club_ids", None)
+    if cache is None:
         cache = {club_id for (club_id,) in _secretary_club_ids(user.pk)}
         user._secretary_club_ids = cache
-    return club_id in cache
+    return cache
 
 
 # -- a match read with what deciding who may enter its protocol needs --------------------------

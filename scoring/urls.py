@@ -10,7 +10,7 @@ from scoring.cache import competition_stamp, match_stamp, public_page, team_stam
 from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
-# Public pages wrapped in public_page(...) are cached for visitors without a session (scale, issue 7).
+# Public pages wrapped in public_page(...) are cached per viewer class (scoring/cache.py, issue 7).
 app_name = "scoring"
 
 urlpatterns = [

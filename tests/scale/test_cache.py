@@ -1,11 +1,13 @@
 """The cached standings and public pages (scoring/cache.py): a new result shows at once, a cached
-page carries the visitor's own CSRF token, signed-in users always get a fresh page."""
+page carries the visitor's own CSRF token, a signed-in user gets the copy of those who see the same
+page with his own name and menu, and nobody gets a page he may not see."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -17,6 +19,7 @@ from scoring.selectors import competition_standings
 from tests.factories import make_user, protocol_setup, winning_deal
 
 pytestmark = pytest.mark.django_db(transaction=True)
+User = get_user_model()
 
 
 def _row(html: str, team_id: int) -> str:
@@ -97,17 +100,63 @@ def test_a_cached_page_carries_the_visitors_own_working_csrf_token(played):
     assert english.status_code == 200 and 'lang="en"' in english.content.decode()
 
 
-def test_signed_in_users_get_a_fresh_page(played):
+def _view_queries(queries) -> list[str]:
+    """The queries a view would make beyond the session, the user, the stamp and the menu."""
+    return [q["sql"] for q in queries.captured_queries if "scoring_match" in q["sql"] and "MAX(" not in q["sql"]]
+
+
+def test_a_signed_in_captain_gets_the_cached_page_with_his_own_name_and_menu(played):
     url = reverse("scoring:team-detail", args=[played["home"].pk])
-    Client().get(url)
-    user = make_user()
-    signed_in = Client()
-    signed_in.force_login(user)
-    with CaptureQueriesContext(connection) as anonymous:
-        Client().get(url)
-    with CaptureQueriesContext(connection) as fresh:
-        assert signed_in.get(url).status_code == 200
-    assert len(fresh) > len(anonymous) + 2
+    assert Client().get(url).status_code == 200  # a visitor fills the cache
+    captain = Client(enforce_csrf_checks=True)
+    captain.force_login(played["away_captain"])
+    with CaptureQueriesContext(connection) as queries:
+        page = captain.get(url)
+    html = page.content.decode()
+    assert page.status_code == 200 and not _view_queries(queries), "served from the visitors' copy"
+    assert 'class="site-tools__user">bortakapten<' in html and reverse("scoring:my-matches") in html
+    assert "scoring-viewer" not in html and "scoring-csrf-token" not in html
+    token = re.search(r'class="logout-form".*?name="csrfmiddlewaretoken" value="([^"]+)"', html, re.S).group(1)
+    assert captain.post(reverse("logout"), {"csrfmiddlewaretoken": token}).status_code == 302
+    # And the next visitor sees no trace of the captain.
+    visitor = Client().get(url).content.decode()
+    assert "bortakapten" not in visitor and reverse("scoring:my-matches") not in visitor
+    assert reverse("login") in visitor
+
+
+def test_a_secretary_has_a_copy_of_his_own(played):
+    """A secretary may see more (his clubs' private competitions, blank protocols to print)."""
+    match = played["match"]
+    url = reverse("scoring:round-detail", args=[match.competition_id, match.round.number])
+    blank = reverse("scoring:round-protocols-pdf", args=[match.competition_id, match.round.number])
+    assert blank not in Client().get(url).content.decode()
+    secretary = Client()
+    secretary.force_login(played["secretary"])
+    assert blank in secretary.get(url).content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        again = secretary.get(url).content.decode()
+    assert blank in again and not _view_queries(queries)
+    assert "Hantera" in again or "Manage" in again
+    assert blank not in Client().get(url).content.decode()
+
+
+def test_a_private_competition_is_served_only_to_those_who_may_see_it(played):
+    competition = played["match"].competition
+    competition.is_public = False
+    competition.save()
+    url = reverse("scoring:competition-detail", args=[competition.pk])
+    secretary = Client()
+    secretary.force_login(played["secretary"])
+    assert secretary.get(url).status_code == 200
+    assert secretary.get(url).status_code == 200
+    assert Client().get(url).status_code == 404
+    captain = Client()
+    captain.force_login(played["home_captain"])
+    assert captain.get(url).status_code == 404
+    other = Client()
+    other.force_login(make_user("annan-sekreterare"))
+    played["away"].club.secretaries.add(User.objects.get(username="annan-sekreterare"))
+    assert other.get(url).status_code == 404
 
 
 def test_a_walk_over_shows_at_once_on_the_team_and_match_pages(played):
