@@ -285,19 +285,32 @@ def viewer_class(request: HttpRequest) -> str:
     return "secretary:" + ",".join(map(str, clubs)) if clubs else "visitor"
 
 
-def _viewer_parts_placeholder(content: bytes) -> bytes:
+def _viewer_parts(content: bytes) -> tuple[bytes, dict[bytes, bytes]]:
     """The page with each part that depends on who is signed in (marked in templates/base.html)
-    replaced by a placeholder naming it."""
-    return VIEWER_PART.sub(lambda found: VIEWER_PLACEHOLDER % found.group(1), content)
+    replaced by a placeholder naming it, and the parts as they were."""
+    parts: dict[bytes, bytes] = {}
+
+    def take(found: re.Match) -> bytes:
+        parts[found.group(1)] = found.group(0)
+        return VIEWER_PLACEHOLDER % found.group(1)
+
+    return VIEWER_PART.sub(take, content), parts
 
 
-def _with_viewer_parts(request: HttpRequest, content: bytes) -> bytes:
-    """A cached page with the parts that depend on who is signed in made for this request."""
+def _made_parts(request: HttpRequest, content: bytes) -> dict[bytes, bytes]:
+    """The parts of a cached page that depend on who is signed in, made for this request."""
+    parts = {}
     for name, template_name in VIEWER_TEMPLATES.items():
-        placeholder = VIEWER_PLACEHOLDER % name.encode()
-        if placeholder in content:
+        key = name.encode()
+        if VIEWER_PLACEHOLDER % key in content:
             part = render_to_string(template_name, request=request).encode()
-            content = content.replace(placeholder, b"<!--viewer:%s-->%s<!--/viewer:%s-->" % (name.encode(), part, name.encode()))
+            parts[key] = b"<!--viewer:%s-->%s<!--/viewer:%s-->" % (key, part, key)
+    return parts
+
+
+def _with_parts(content: bytes, parts: dict[bytes, bytes]) -> bytes:
+    for name, part in parts.items():
+        content = content.replace(VIEWER_PLACEHOLDER % name, part)
     return content
 
 
@@ -319,11 +332,18 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
             stamp = stamp_of(kwargs[kwarg])
             if stamp is None:
                 return view(request, *args, **kwargs)
+            anonymous = not getattr(getattr(request, "user", None), "is_authenticated", False)
             key = f"{PREFIX}:page:{_digest(request.get_full_path(), get_language(), viewer_class(request))}"
             cached = cache.get(key)
             if cached is not None and cached[0] == stamp:
-                _stamp, content, headers = cached
-                content = _with_viewer_parts(request, content)
+                _stamp, content, headers, anonymous_parts = cached
+                if anonymous and anonymous_parts is not None:
+                    parts = anonymous_parts  # the same for every visitor: made once
+                else:
+                    parts = _made_parts(request, content)
+                    if anonymous:
+                        cache.set(key, (stamp, content, headers, parts), timeout())
+                content = _with_parts(content, parts)
                 response = HttpResponse(content.replace(CSRF_PLACEHOLDER.encode(), get_token(request).encode()))
                 for name, value in headers:
                     response[name] = value
@@ -332,10 +352,9 @@ def public_page(stamp_of: Callable[[int], str | None], kwarg: str = "pk") -> Cal
             if hasattr(response, "render") and callable(response.render):
                 response = response.render()
             if response.status_code == 200 and not response.streaming and not response.cookies:
-                content = _viewer_parts_placeholder(response.content)
-                content = _with_token_placeholder(request, content)
+                content, parts = _viewer_parts(_with_token_placeholder(request, response.content))
                 headers = [(name, response[name]) for name in KEPT_HEADERS if response.has_header(name)]
-                cache.set(key, (stamp, content, headers), timeout())
+                cache.set(key, (stamp, content, headers, parts if anonymous else None), timeout())
             return response
 
         return wrapped

@@ -6,8 +6,10 @@ tenth of one in the database). `run()` compiles a query once per *key* (what its
 on) and database, with *sentinels* (values found nowhere else in its parameters) standing where
 the values of each run go, and then substitutes the values of the run. A sentinel inside a
 one-element list (`team_id__in=[SENTINEL]`) can be given a list of any length. scoring/cache.py
-does the same with the cache stamps. `get_by_pk()` reads one model instance (with its
-select_related rows) by a query compiled once: saving a deal reads its match so.
+does the same with the cache stamps. `get_by_pk()`, `get_one()` and `read()` read model instances
+(with their select_related rows) by a query compiled once: the protocol pages read their match and
+its deals so. `insert()` and `update()` write one row the same way: saving a deal writes the deal,
+the audit entry and the match's totals so.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connection, connections
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet, sql
 from django.db.models.query import get_related_populators
 
 _compiled: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
@@ -118,6 +120,71 @@ def _compile_read(queryset: QuerySet, sentinels: tuple[int, ...]) -> _CompiledRe
         annotations=tuple(compiler.annotation_col_map.items()),
         model=klass_info["model"],
     )
+
+
+# -- writing one row ------------------------------------------------------------------------------
+
+# Per database connection: model -> (INSERT statement, its fields, what the database returns).
+_inserts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+# Per database connection: (model, names set) -> UPDATE statement.
+_updates: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def insert(instance: Model) -> Model:
+    """INSERT `instance` (a model with an automatic primary key and no signal receivers) as
+    Model.save(force_insert=True) does, by SQL compiled once per model and connection; sets its
+    primary key. Saving a deal writes two rows so (issue 7)."""
+    model = type(instance)
+    meta = model._meta
+    database = connections[DEFAULT_DB_ALIAS]
+    inserts = _inserts.setdefault(database, {})
+    compiled = inserts.get(model)
+    if compiled is None:
+        fields = [field for field in meta.local_concrete_fields if field is not meta.auto_field]
+        query = sql.InsertQuery(model)
+        query.insert_values(fields, [instance])
+        compiler = query.get_compiler(using=DEFAULT_DB_ALIAS)
+        compiler.returning_fields = [meta.pk]
+        [(statement, params)] = compiler.as_sql()
+        if statement.count("%s") != len(fields):
+            raise ValueError(f"cannot compile the INSERT of {model.__name__}: its placeholders are not one per field")
+        compiled = inserts[model] = (statement, fields, compiler.returning_params)
+    statement, fields, returning = compiled
+    values = [field.get_db_prep_save(field.pre_save(instance, True), connection=database) for field in fields]
+    with database.cursor() as cursor:
+        cursor.execute(statement, values)
+        (pk,) = database.ops.fetch_returned_insert_columns(cursor, returning)
+    instance.pk = meta.pk.to_python(pk)
+    instance._state.adding = False
+    instance._state.db = DEFAULT_DB_ALIAS
+    return instance
+
+
+def update(model: type[Model], values: dict[str, Any], where: dict[str, Any]) -> int:
+    """`model.objects.filter(**where).update(**values)` for plain field values, by SQL compiled
+    once per model, field names and connection; the number of rows changed."""
+    database = connections[DEFAULT_DB_ALIAS]
+    updates = _updates.setdefault(database, {})
+    key = (model, tuple(values), tuple(where))
+    compiled = updates.get(key)
+    fields = [model._meta.get_field(name) for name in values]
+    if compiled is None:
+        query = sql.UpdateQuery(model)
+        query.add_update_values(values)
+        query.add_q(Q(**where))
+        statement, params = query.get_compiler(using=DEFAULT_DB_ALIAS).as_sql()
+        if statement.count("%s") != len(values) + len(where) or len(params) != len(values) + len(where):
+            raise ValueError(f"cannot compile the UPDATE of {model.__name__}: its placeholders are ambiguous")
+        compiled = updates[key] = statement
+    arguments = [field.get_db_prep_save(value, connection=database) for field, value in zip(fields, values.values())]
+    # The WHERE's values in the order Q() gives its keyword arguments: sorted by name.
+    arguments += [
+        (model._meta.pk if name == "pk" else model._meta.get_field(name)).get_db_prep_value(value, database)
+        for name, value in sorted(where.items())
+    ]
+    with database.cursor() as cursor:
+        cursor.execute(compiled, arguments)
+        return cursor.rowcount
 
 
 # -- rows of a query with new values ---------------------------------------------------------------

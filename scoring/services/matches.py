@@ -80,7 +80,7 @@ def _save_claimed(match: Match, before: dict[str, object], expected_version: int
         if getattr(match, name) != value
     }
     changed.update(version=expected_version + 1, updated_at=match.updated_at)
-    if not Match.objects.filter(pk=match.pk, version=expected_version).update(**changed):
+    if not compiled_queries.update(Match, changed, {"pk": match.pk, "version": expected_version}):
         raise StaleMatchError()
 
 
@@ -316,11 +316,8 @@ def deals_record(
     else:
         _save_changed(match, as_read)
     replayed = state.deals[0]
-    new_deal = Deal.objects.create(
-        match=match,
-        **entry_to_fields(replayed.entry),
-        **computed_fields(replayed),
-        dealt_at=_as_stored(dealt_at),
+    new_deal = compiled_queries.insert(
+        Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed), dealt_at=_as_stored(dealt_at))
     )
     if dealt_at is not None and timezone.is_naive(dealt_at):
         new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import translation
 
-from scoring import services
+from scoring import compiled_queries, services
 from scoring.models import AuditEntry, Deal, Match
 from scoring.services import matches as match_services
 from tests import factories as f
@@ -52,11 +52,12 @@ CALLS = {
 
 
 # Where each service can be made to crash: after its deals are written (audit_log, save) or while
-# writing them (create, bulk_create, bulk_update). Recording the next deal writes the match first
-# (the UPDATE that claims its version, not Match.save) and then that one deal row; removing the
-# last deal leaves the other deals as they are, so neither writes a bulk_update (issue 7).
+# writing them (insert, bulk_create, bulk_update). Recording the next deal writes the match first
+# (the UPDATE that claims its version, not Match.save) and then that one deal row (compiled
+# INSERT); removing the last deal leaves the other deals as they are, so neither writes a
+# bulk_update (issue 7).
 CRASH_POINTS = [
-    ("deals_record", "audit_log"), ("deals_record", "create"),
+    ("deals_record", "audit_log"), ("deals_record", "insert"),
     ("deal_correct", "audit_log"), ("deal_correct", "bulk_update"), ("deal_correct", "save"),
     ("deal_delete_last", "audit_log"), ("deal_delete_last", "save"),
     ("match_forfeit", "audit_log"), ("match_forfeit", "save"),
@@ -77,8 +78,8 @@ def test_a_crash_in_the_middle_leaves_the_match_as_it_was(service, where, monkey
 
     if where == "audit_log":
         monkeypatch.setattr(match_services, "audit_log", crash)
-    elif where == "create":
-        monkeypatch.setattr(Deal.objects, "create", crash)
+    elif where == "insert":
+        monkeypatch.setattr(compiled_queries, "insert", crash)
     elif where == "bulk_create":
         monkeypatch.setattr(Deal.objects, "bulk_create", crash)
     elif where == "bulk_update":

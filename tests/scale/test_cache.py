@@ -124,6 +124,18 @@ def test_a_signed_in_captain_gets_the_cached_page_with_his_own_name_and_menu(pla
     assert reverse("login") in visitor
 
 
+def test_visitors_get_the_menu_as_it_was_made_for_the_first_visitor(played, monkeypatch):
+    """Made once: a visitor's name and menu are the same for every visitor."""
+    from scoring import cache as page_cache
+
+    url = reverse("scoring:match-detail", args=[played["match"].pk])
+    first = Client().get(url).content
+    monkeypatch.setattr(page_cache, "_made_parts", lambda *args: pytest.fail("made again for a visitor"))
+    again = Client().get(url).content
+    # The same page but for each visitor's own CSRF token.
+    assert page_cache.TOKEN_PATTERN.sub(b"", again) == page_cache.TOKEN_PATTERN.sub(b"", first)
+
+
 def test_a_secretary_has_a_copy_of_his_own(played):
     """A secretary may see more (his clubs' private competitions, blank protocols to print)."""
     match = played["match"]

@@ -1,5 +1,6 @@
-"""compiled_queries.get_by_pk (issue 7): a row read by SQL compiled once is the instance the ORM
-reads, field for field and related row for related row, on SQLite and PostgreSQL."""
+"""compiled_queries (issue 7): a row read by SQL compiled once is the instance the ORM reads, field
+for field and related row for related row; a row inserted or updated so is the row the ORM writes;
+on SQLite and PostgreSQL."""
 
 from datetime import timedelta
 from decimal import Decimal
@@ -70,3 +71,51 @@ def test_saving_changes_the_row_it_read():
     saved = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1),
                                   expected_version=match.version)
     assert values(read(s["match"].pk, ("competition", "home_team"))) == values(saved)
+
+
+# -- writing one row ------------------------------------------------------------------------------
+
+
+def _row_values(model, pk, leave_out=("id",)):
+    return {name: value for name, value in model.objects.filter(pk=pk).values().get().items() if name not in leave_out}
+
+
+def test_an_inserted_deal_is_the_row_the_orm_writes():
+    from scoring.models import Deal
+
+    match = f.protocol_setup()["match"]
+    fields = dict(home_cards=120, home_natural=1, home_mixed=2, home_red3=1, home_melded=True, away_cards=-40,
+                  away_penalty=100, away_melded=None, out="home", concealed=True, end="out",
+                  dealt_at=timezone.now(), home_min_written=50, warnings=["many-deals"], home_score=1225,
+                  away_score=-140, home_total=1225, away_total=-140, home_min_before=50, away_min_before=50)
+    compiled = compiled_queries.insert(Deal(match=match, number=1, **fields))
+    orm = Deal.objects.create(match=match, number=2, **fields)
+    assert compiled.pk and compiled.pk != orm.pk and not compiled._state.adding
+    assert _row_values(Deal, compiled.pk, ("id", "number")) == _row_values(Deal, orm.pk, ("id", "number"))
+    assert values(Deal.objects.get(pk=compiled.pk)) == values(compiled)
+
+
+def test_an_inserted_audit_entry_is_the_row_the_orm_writes():
+    from scoring.models import AuditEntry
+
+    s = f.protocol_setup()
+    fields = dict(match=s["match"], user=None, action="deal_record", object_type="deal", object_id="7",
+                  before={"a": [1, "två"], "b": None}, after={"ok": True})
+    compiled = compiled_queries.insert(AuditEntry(**fields))
+    orm = AuditEntry.objects.create(**fields)
+    assert _row_values(AuditEntry, compiled.pk, ("id", "at")) == _row_values(AuditEntry, orm.pk, ("id", "at"))
+    assert compiled.at is not None and AuditEntry.objects.get(pk=compiled.pk).at == compiled.at
+
+
+def test_an_update_claims_the_version_or_changes_nothing():
+    match = f.protocol_setup()["match"]
+    now = timezone.now()
+    changed = {"deal_count": 3, "home_total": 1500, "home_points": Decimal("0.5"), "started_at": now,
+               "rules_snapshot": {"target": 5000}, "status": Match.Status.IN_PROGRESS, "version": match.version + 1}
+    assert compiled_queries.update(Match, changed, {"pk": match.pk, "version": match.version + 7}) == 0
+    assert Match.objects.get(pk=match.pk).deal_count == 0
+    assert compiled_queries.update(Match, changed, {"pk": match.pk, "version": match.version}) == 1
+    stored = Match.objects.get(pk=match.pk)
+    assert (stored.deal_count, stored.home_total, stored.home_points, stored.started_at, stored.rules_snapshot,
+            stored.status, stored.version) == (3, 1500, Decimal("0.5"), now, {"target": 5000}, "in_progress",
+                                               match.version + 1)
