@@ -52,6 +52,7 @@ def emit(name, value, unit, target, ok, **extra) -> dict:
             "target": target, "ok": bool(ok)}
     for key, item in extra.items():
         line[key] = round(item, 3) if isinstance(item, float) else item
+    print()  # on a line of its own, after pytest's progress dots
     print(json.dumps(line, ensure_ascii=False))
     return line
 
@@ -97,7 +98,7 @@ def test_protocol_pdf():
     pdf.match_protocol_pdf(match)  # warm up fonts and caches for both
     bare_weasyprint(html)
 
-    ours, bare = interleaved(lambda: pdf.match_protocol_pdf(match), lambda: bare_weasyprint(html), 5)
+    ours, bare = interleaved(lambda: pdf.match_protocol_pdf(match), lambda: bare_weasyprint(html), 11)
 
     ratio = ours / bare
     emit("protocol_pdf", ratio, "ratio", PDF_RATIO, ratio <= PDF_RATIO, seconds=ours, baseline=bare)
