@@ -6,7 +6,7 @@ tenth of one in the database). `run()` compiles a query once per *key* (what its
 on) and database, with *sentinels* (values found nowhere else in its parameters) standing where
 the values of each run go, and then substitutes the values of the run. A sentinel inside a
 one-element list (`team_id__in=[SENTINEL]`) can be given a list of any length. scoring/cache.py
-does the same with the cache stamps. `get_by_pk()`, `get_one()` and `read()` read model instances
+does the same with the cache stamps. `read()` and `get_one()` read model instances
 (with their select_related rows) by a query compiled once: the protocol pages read their match and
 its deals so. `insert()` and `update()` write one row the same way: saving a deal writes the deal,
 the audit entry and the match's totals so.
@@ -26,10 +26,7 @@ from django.db.models.query import get_related_populators
 _compiled: dict[tuple, tuple[tuple[str, ...], tuple]] = {}
 
 
-# -- a model instance by its primary key, with its select_related rows ---------------------------
-
-# A primary key no row has: it stands in the compiled SQL where the looked-up key goes.
-PK_SENTINEL = -7_310_000_019
+# -- model instances with their select_related rows ----------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -50,29 +47,22 @@ class _CompiledRead:
 _reads: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-def get_by_pk(key: tuple, build: Callable[[int], QuerySet], pk: int) -> Model | None:
-    """`build(pk)`'s one row as a model instance (its select_related rows included), or None.
-
-    `build` takes the primary key and returns a queryset filtered by it; its SQL is compiled once
-    per *key* and connection, which is most of the time an ORM read takes (0.35 of 0.4 ms on
-    SQLite). The row becomes an instance as Django's own iteration makes it: the database values
-    converted by the fields' converters, Model.from_db, the related rows populated, annotations
-    set as attributes.
-    """
-    return get_one(key, lambda: build(PK_SENTINEL), {PK_SENTINEL: pk})
-
-
 def get_one(key: tuple, build: Callable[[], QuerySet], values: dict[int, Any]) -> Model | None:
-    """As get_by_pk, for a queryset built with sentinels (the keys of `values`: whole numbers
-    found nowhere else in its parameters), each replaced by its value wherever it is."""
+    """The one instance of `build()` (see read()), or None."""
     rows = read(key, build, values)
     return rows[0] if rows else None
 
 
 def read(key: tuple, build: Callable[[], QuerySet], values: dict[int, Any]) -> list[Model]:
-    """The instances of `build()` (with its select_related rows and annotations), its sentinels
-    (the keys of `values`) replaced by their values; the SQL is compiled once per *key* and
-    connection."""
+    """The instances of `build()`, with their select_related rows and annotations, where `build`
+    makes the queryset with sentinels (the keys of `values`: whole numbers found nowhere else in
+    its parameters), each replaced by its value wherever it is.
+
+    The SQL is compiled once per *key* and connection, which is most of the time an ORM read takes
+    (0.35 of 0.4 ms on SQLite). The rows become instances as Django's own iteration makes them:
+    the database values converted by the fields' converters, Model.from_db, the related rows
+    populated, the annotations set as attributes.
+    """
     database = connections[DEFAULT_DB_ALIAS]  # this thread's connection (`connection` is a proxy)
     reads = _reads.setdefault(database, {})
     compiled = reads.get(key)

@@ -41,9 +41,9 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, cls=DjangoJSONEncoder))
 
 
-def _as_stored(value: Any) -> Any:
-    """A time as the database gives it back (UTC), so that a snapshot of a row in memory reads the
-    same as one of the row read back."""
+def as_stored(value: Any) -> Any:
+    """A time as the database gives it back (UTC), so that a row written, or a snapshot of a row in
+    memory, reads the same as the row read back. Anything else as it is."""
     if not isinstance(value, datetime) or value.tzinfo is dt_timezone.utc or timezone.is_naive(value):
         return value
     return value.astimezone(dt_timezone.utc)
@@ -52,7 +52,7 @@ def _as_stored(value: Any) -> Any:
 def deal_snapshot(deal: Deal) -> dict[str, Any]:
     return _jsonable(
         {
-            field.attname: _as_stored(getattr(deal, field.attname))
+            field.attname: as_stored(getattr(deal, field.attname))
             for field in Deal._meta.concrete_fields
             if field.attname not in ("id", "match_id")
         }
@@ -77,7 +77,7 @@ MATCH_AUDIT_FIELDS = (
 
 
 def match_snapshot(match: Match) -> dict[str, Any]:
-    return _jsonable({name: _as_stored(getattr(match, name)) for name in MATCH_AUDIT_FIELDS})
+    return _jsonable({name: as_stored(getattr(match, name)) for name in MATCH_AUDIT_FIELDS})
 
 
 def audit_log(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
@@ -25,7 +25,7 @@ from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, r
 from scoring.engine.match import MatchState
 from scoring.models import Deal, Match
 
-from .audit import audit_log, deal_snapshot, match_snapshot, person
+from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
 
 S = Match.Status
@@ -100,11 +100,9 @@ def stored_deals(match: Match) -> list[Deal]:
     )
 
 
-def _entries(match: Match, deals: Sequence[Deal] | None = None) -> list[DealEntry]:
-    """The stored deals as the engine's entries (`deals`: the match's rows, already read in order)."""
-    if deals is None:
-        deals = stored_deals(match)
-    return [deal_to_entry(deal, match.started_at) for deal in deals]
+def _entries(match: Match) -> list[DealEntry]:
+    """The stored deals as the engine's entries."""
+    return [deal_to_entry(deal, match.started_at) for deal in stored_deals(match)]
 
 
 def _replay(match: Match, entries: Sequence[DealEntry]) -> MatchState:
@@ -150,29 +148,9 @@ def _snapshot_rules(match: Match) -> None:
         match.rules_snapshot = match.competition.rules.to_dict()
 
 
-def _as_stored(moment: datetime | None) -> datetime | None:
-    """A time as the database gives it back (in UTC), so a row written is the row read."""
-    if moment is None or timezone.is_naive(moment):
-        return moment
-    return moment.astimezone(dt_timezone.utc)
-
-
-def _write_deals(
-    match: Match,
-    state: MatchState,
-    *,
-    replace_from: int = 1,
-    stored: Sequence[Deal] | None = None,
-    dealt_at: dict[int, datetime] | None = None,
-) -> list[Deal]:
-    """Write deals numbered >= replace_from anew and the computed numbers of all deals.
-
-    `stored`: the match's deal rows when the caller has read them already (in this transaction,
-    under the match's lock); `dealt_at`: the time a deal was dealt, by deal number, written with
-    it. Returns the deals created, as written (with their ids).
-    """
-    existing = {deal.number: deal for deal in (match.deals.all() if stored is None else stored)}
-    dealt_at = dealt_at or {}
+def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> None:
+    """Write deals numbered >= replace_from anew and the computed numbers of all deals."""
+    existing = {deal.number: deal for deal in match.deals.all()}
     to_update = []
     to_create = []
     for replayed in state.deals:
@@ -180,17 +158,13 @@ def _write_deals(
         deal = existing.pop(replayed.number, None)
         if deal is None:
             to_create.append(Deal(match=match, **entry_to_fields(replayed.entry), **values))
-            if replayed.number in dealt_at:
-                to_create[-1].dealt_at = _as_stored(dealt_at[replayed.number])
             continue
         if replayed.number >= replace_from:
             values = {**entry_to_fields(replayed.entry), **values}
             if replayed.entry.dealt_minute is None:
                 values["dealt_at"] = None
-        if replayed.number in dealt_at:
-            values["dealt_at"] = _as_stored(dealt_at[replayed.number])
-        # Only deals whose values change are written: recording the next deal leaves the earlier
-        # ones as they are, so saving a deal costs the same in deal 2 as in deal 12 (issue 7).
+        # Only deals whose values change are written: correcting a deal leaves those before it as
+        # they are (issue 7).
         changed = False
         for name, value in values.items():
             if getattr(deal, name) != value:
@@ -205,7 +179,6 @@ def _write_deals(
         Deal.objects.bulk_update(to_update, fields)
     if to_create:
         Deal.objects.bulk_create(to_create)
-    return to_create
 
 
 def _field_values(match: Match) -> dict[str, object]:
@@ -317,7 +290,7 @@ def deals_record(
         _save_changed(match, as_read)
     replayed = state.deals[0]
     new_deal = compiled_queries.insert(
-        Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed), dealt_at=_as_stored(dealt_at))
+        Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed), dealt_at=as_stored(dealt_at))
     )
     if dealt_at is not None and timezone.is_naive(dealt_at):
         new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored

@@ -16,6 +16,7 @@ from tests import factories as f
 
 pytestmark = pytest.mark.django_db
 
+SENTINEL = -7_990_000_099  # stands for the match's id in the compiled query
 RELATED = ("competition__organiser", "round", "home_team__club", "away_team__player_one", "home_substitute",
            "entered_by", "confirmed_by")
 
@@ -25,7 +26,9 @@ def values(instance):
 
 
 def read(pk, related=RELATED):
-    return compiled_queries.get_by_pk(("test", related), lambda key: Match.objects.select_related(*related).filter(pk=key), pk)
+    return compiled_queries.get_one(
+        ("test", related), lambda: Match.objects.select_related(*related).filter(pk=SENTINEL), {SENTINEL: pk}
+    )
 
 
 def test_a_played_match_reads_as_the_orm_reads_it():
