@@ -261,20 +261,11 @@ class MatchAdmin(admin.ModelAdmin):
         obj.refresh_from_db()
 
 
-@admin.register(Deal)
-class DealAdmin(admin.ModelAdmin):
-    """Read-only: deals are entered and corrected on the protocol page."""
-
-    list_display = ["__str__", "match", "home_score", "away_score", "home_total", "away_total"]
-    list_select_related = ["match__home_team", "match__away_team"]
-    search_fields = ["match__home_team__name", "match__away_team__name"]
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows the admin may look at but not add, change or delete."""
 
     def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in Deal._meta.fields] + ["protocol"]
-
-    @admin.display(description=_("protocol"))
-    def protocol(self, obj):
-        return protocol_link(obj.match)
+        return [field.name for field in self.model._meta.fields] + list(self.readonly_fields)
 
     def has_add_permission(self, request):
         return False
@@ -286,23 +277,25 @@ class DealAdmin(admin.ModelAdmin):
         return False
 
 
+@admin.register(Deal)
+class DealAdmin(ReadOnlyAdmin):
+    """Read-only: deals are entered and corrected on the protocol page."""
+
+    list_display = ["__str__", "match", "home_score", "away_score", "home_total", "away_total"]
+    list_select_related = ["match__home_team", "match__away_team"]
+    search_fields = ["match__home_team__name", "match__away_team__name"]
+    readonly_fields = ["protocol"]
+
+    @admin.display(description=_("protocol"))
+    def protocol(self, obj):
+        return protocol_link(obj.match)
+
+
 @admin.register(AuditEntry)
-class AuditEntryAdmin(admin.ModelAdmin):
+class AuditEntryAdmin(ReadOnlyAdmin):
     """The log is evidence: nobody edits or deletes it."""
 
     list_display = ["at", "user", "action", "match", "reason"]
     list_filter = ["action"]
     search_fields = ["reason", "action", "user__username"]
     date_hierarchy = "at"
-
-    def get_readonly_fields(self, request, obj=None):
-        return [field.name for field in AuditEntry._meta.fields]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False

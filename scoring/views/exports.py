@@ -41,8 +41,6 @@ class ExportView(View):
     http_method_names = ["get", "head"]
 
     def export(self) -> Export:
-        from scoring.exports import pdf
-
         raise NotImplementedError
 
     def get(self, request, *args, **kwargs):

@@ -250,10 +250,9 @@ class CompetitionUpdateView(CompetitionCreateView):
         return _("Edit: %(name)s") % {"name": self.object}
 
 
-class CompetitionManageView(LoginRequiredMixin, TemplateView):
-    """A competition as its organiser sees it: teams, rounds with their matches, and the tools."""
-
-    template_name = "scoring/manage/competition.html"
+class CompetitionManagerMixin(LoginRequiredMixin):
+    """Loads the competition named by `pk` for its organiser's secretaries and admins; others get
+    the login page (anonymous) or 403."""
 
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
@@ -262,6 +261,12 @@ class CompetitionManageView(LoginRequiredMixin, TemplateView):
         if not permissions.can_manage_competition(request.user, self.competition):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
+
+
+class CompetitionManageView(CompetitionManagerMixin, TemplateView):
+    """A competition as its organiser sees it: teams, rounds with their matches, and the tools."""
+
+    template_name = "scoring/manage/competition.html"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

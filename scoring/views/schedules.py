@@ -12,17 +12,13 @@ from __future__ import annotations
 import random
 
 from django.contrib import messages
-from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy, ngettext
 from django.views import View
 
-from scoring import permissions
 from scoring.forms.schedules import FixtureImportForm, LeagueScheduleForm, PairRoundForm
-from scoring.models import Competition
 from scoring.services.schedules import (
     FixtureImportError,
     ScheduleError,
@@ -32,10 +28,12 @@ from scoring.services.schedules import (
     schedule_pair_next_round,
 )
 
+from .manage import CompetitionManagerMixin
+
 CONFLICT = 409
 
 
-class CompetitionScheduleView(LoginRequiredMixin, View):
+class CompetitionScheduleView(CompetitionManagerMixin, View):
     """A form page about one competition's schedule; `act(form)` calls the service."""
 
     template_name = "scoring/schedules/form.html"
@@ -43,14 +41,6 @@ class CompetitionScheduleView(LoginRequiredMixin, View):
     title = ""
     intro = ""  # which explanation the template shows: "generate", "pair" or "import"
     submit_label = gettext_lazy("Save")
-
-    def dispatch(self, request, *args, **kwargs):
-        if not request.user.is_authenticated:
-            return self.handle_no_permission()
-        self.competition = get_object_or_404(Competition.objects.select_related("organiser"), pk=kwargs["pk"])
-        if not permissions.can_manage_competition(request.user, self.competition):
-            raise PermissionDenied
-        return super().dispatch(request, *args, **kwargs)
 
     def back_url(self) -> str:
         return reverse("scoring:manage-competition", args=[self.competition.pk])
