@@ -27,18 +27,6 @@ def _empty_cache():
     cache.clear()
 
 
-# Debian's headless Chromium, as the browser tests drive it (Playwright).
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
-
 @pytest.fixture
 def browser():
     """Chromium, closed after the test together with the database connections the test opened
@@ -46,6 +34,8 @@ def browser():
     connections of its own there; left open, PostgreSQL could not drop the test database)."""
     from django.db import connections
     from playwright.sync_api import sync_playwright
+
+    from tests.browser import CHROMIUM_ARGS
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from scoring.models import AuditEntry, Match
 from tests import factories as f
+from tests.browser import open_page
 
 PASSWORD = "secret-pass-123"
 THIN = "\u202f"
@@ -50,16 +51,6 @@ def shots(tmp_path) -> Path:
     folder = Path(os.environ.get("PROTOCOL_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-def open_page(browser, width=1280):
-    context = browser.new_context(viewport={"width": width, "height": 900}, locale="sv-SE")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    return page, problems
 
 
 def log_in(page, base, username):

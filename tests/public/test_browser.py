@@ -15,6 +15,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring import services
+from tests.browser import open_page
 from tests.factories import winning_deal
 
 PHONE = {"width": 390, "height": 844}
@@ -22,14 +23,9 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def phone(browser):
-    context = browser.new_context(viewport=PHONE, device_scale_factor=1, locale="sv-SE")
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    problems: list[str] = []
-    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: problems.append(str(error)))
+    page, problems = open_page(browser, **PHONE, device_scale_factor=1)
     yield page, problems
-    context.close()
+    page.context.close()
 
 
 @pytest.fixture
