@@ -186,3 +186,24 @@ def test_the_entry_page_on_a_phone_fits_and_checks_as_you_type(live_server, brow
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.screenshot(path=str(shots / "protocol-entry-390.png"), full_page=True)
     assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_what_is_typed_before_the_scripts_have_loaded_is_checked_once_they_have(live_server, browser):
+    """A quick typist on a slow phone: htmx is held back while 287 goes into the card points, and
+    the check still comes once it has loaded (htmx alone only hears input that comes after it)."""
+    setup = f.protocol_setup()
+    page, problems = open_page(browser)
+    log_in(page, live_server.url, "sekreterare")
+    held_back = []
+    page.route("**/htmx.min.js", lambda route: held_back.append(route))
+
+    page.goto(live_server.url + reverse("scoring:match-protocol", args=[setup["match"].pk]), wait_until="commit")
+    page.locator("input[name=home_cards]").fill("287")
+    expect(page.locator("#problems-home_cards")).to_be_empty()
+    assert len(held_back) == 1
+    held_back[0].continue_()
+
+    expect(page.locator("#problems-home_cards")).to_contain_text("Giv 1, hemmalaget, kortpoäng")
+    expect(page.locator("input[name=home_cards]")).to_have_attribute("aria-invalid", "true")
+    assert problems == []

@@ -4,6 +4,8 @@
  * - A number field selects its content when focused, so typing replaces the 0 that is there.
  * - After the live check (htmx) has placed problems next to the fields, each field with a problem
  *   is marked aria-invalid and shown as such, and a collapsed part that holds one is opened.
+ * - What was typed before the scripts had loaded (a quick typist on a slow phone) is checked as
+ *   soon as they have: htmx only hears the input events that come after it has started.
  * No score is computed here: the numbers come from the server's engine.
  */
 (function () {
@@ -60,7 +62,25 @@
     });
   }
 
+  function checkWhatWasTypedEarly() {
+    document.querySelectorAll(".deal-form").forEach(function (form) {
+      var typed = Array.prototype.find.call(form.elements, function (input) {
+        if (input.type === "radio" || input.type === "checkbox") {
+          return input.checked !== input.defaultChecked;
+        }
+        return input.type !== "hidden" && "defaultValue" in input && input.value !== input.defaultValue;
+      });
+      if (typed) {
+        typed.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    });
+  }
+
   document.addEventListener("focusin", selectOnFocus);
+  // htmx starts on DOMContentLoaded too; the timeout lets it attach its listeners first.
+  document.addEventListener("DOMContentLoaded", function () {
+    window.setTimeout(checkWhatWasTypedEarly, 0);
+  });
   document.addEventListener("htmx:afterSettle", function (event) {
     markProblems(event.target);
   });
