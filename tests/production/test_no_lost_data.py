@@ -198,19 +198,19 @@ def test_two_secretaries_saving_at_once_exactly_one_wins(slow_first, monkeypatch
     match = in_progress(s)
     version = match.version
 
+    calls = {"n": 0}
     if slow_first:
-        # Hold the first writer inside its transaction, after it has claimed the match, so the
-        # second one surely arrives while the first is still writing.
-        real_replay = match_services._replay
-        calls = {"n": 0}
+        # Hold the first writer inside its transaction, after it has claimed the match (the UPDATE
+        # of its totals), so the second one surely arrives while the first is still writing.
+        real_insert = compiled_queries.insert
 
-        def slow_replay(*args, **kwargs):
+        def slow_insert(*args, **kwargs):
             calls["n"] += 1
             if calls["n"] == 1:
                 time.sleep(0.5)
-            return real_replay(*args, **kwargs)
+            return real_insert(*args, **kwargs)
 
-        monkeypatch.setattr(match_services, "_replay", slow_replay)
+        monkeypatch.setattr(compiled_queries, "insert", slow_insert)
 
     deal_a = f.deal(3, home_cards=100, away_cards=0, end="stock")
     deal_b = f.deal(3, home_cards=0, away_cards=200, end="stock")
@@ -225,6 +225,7 @@ def test_two_secretaries_saving_at_once_exactly_one_wins(slow_first, monkeypatch
     assert outcomes == ["error", "ok"], results
     (error,) = [value for kind, value in results if kind == "error"]
     assert isinstance(error, services.StaleMatchError)
+    assert (calls["n"] > 0) == slow_first  # the first writer was indeed held
     winner = 0 if results[0][0] == "ok" else 1
     deals = list(Deal.objects.filter(match=match).order_by("number"))
     assert [d.number for d in deals] == [1, 2, 3]
