@@ -171,7 +171,7 @@ class DealInline(admin.TabularInline):
 
 # What the services compute or the lifecycle sets: never typed in the admin.
 MATCH_COMPUTED_FIELDS = [
-    "status", "end", "clock_expired", "rules_snapshot", "started_at", "deal_count", "home_total",
+    "status", "end", "clock_expired", "rules_snapshot", "points_snapshot", "started_at", "deal_count", "home_total",
     "away_total", "winner", "home_points", "away_points", "home_for", "home_against", "away_for",
     "away_against", "reason", "entered_by", "submitted_at", "confirmed_by", "confirmed_at", "version",
     "updated_at",

@@ -34,7 +34,7 @@ from django.db import transaction
 
 from scoring.adapters import computed_fields, entry_to_fields
 from scoring.engine import DealEntry, RuleSet, replay
-from scoring.engine.rules import get_points_rules, get_rules
+from scoring.engine.rules import PointsRules, get_points_rules, get_rules
 from scoring.generate import DealStyle, match_deals
 from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
 from scoring.services.matches import _apply_state
@@ -217,7 +217,8 @@ class _Plan:
     competition: Competition
     rules: RuleSet
     rules_dict: dict
-    points: object
+    points: PointsRules
+    points_dict: dict
     team_ids: list[int]
     pairings: list[list[tuple[int, int]]]
     first_date: date
@@ -271,12 +272,14 @@ def _competitions(rng: random.Random, size: FederationSize, clubs: list[Club], t
     plans = []
     for competition, (_, members, pairings, first_date) in zip(competitions, specs):
         rules = get_rules(competition.rules_key, competition.rules_overrides)
+        points = get_points_rules(competition.points_key, competition.points_overrides)
         plans.append(
             _Plan(
                 competition=competition,
                 rules=rules,
                 rules_dict=rules.to_dict(),
-                points=get_points_rules(competition.points_key, competition.points_overrides),
+                points=points,
+                points_dict=points.to_dict(),
                 team_ids=members,
                 pairings=pairings,
                 first_date=first_date,
@@ -326,6 +329,7 @@ def _played_match(plan: _Plan, round_: Round, table: int, home_id: int, away_id:
         started_at=started,
         status=S.IN_PROGRESS,
         rules_snapshot=plan.rules_dict,
+        points_snapshot=plan.points_dict,
     )
     _apply_state(match, state)  # the services' own copy of the engine's result onto the row
     match.status = S.CONFIRMED

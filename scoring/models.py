@@ -259,6 +259,7 @@ class Match(models.Model):
     end = models.CharField(_("how the match ended"), max_length=20, choices=End.choices, blank=True)
     clock_expired = models.BooleanField(_("the clock ran out between deals"), default=False)
     rules_snapshot = models.JSONField(_("rule set played under"), null=True, blank=True)
+    points_snapshot = models.JSONField(_("points rules played under"), null=True, blank=True)
     # Denormalised by the services from the engine's replay.
     deal_count = models.PositiveSmallIntegerField(_("deals"), default=0)
     home_total = models.IntegerField(_("home total"), default=0)
@@ -325,6 +326,15 @@ class Match(models.Model):
         if self.rules_snapshot:
             return RuleSet.from_dict(self.rules_snapshot)
         return self.competition.rules
+
+    @property
+    def points_rules(self) -> PointsRules:
+        """How the match counts (match points, card points, forfeit award): its snapshot, taken
+        with the rule set's, or the competition's today. Changing a competition's points rules
+        therefore never rescores a match already played, even when it is reopened or corrected."""
+        if self.points_snapshot:
+            return PointsRules.from_dict(self.points_snapshot)
+        return self.competition.points_rules
 
     @property
     def is_played(self) -> bool:

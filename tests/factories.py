@@ -165,9 +165,15 @@ def make_result(competition: Competition, home: Team, away: Team, home_total: in
     """A match with a stored result (as the services would store it); save=False for bulk_create."""
     competition.teams.add(home, away)
     round_, _ = Round.objects.get_or_create(competition=competition, number=round_number)
+    fields = result_fields(competition, home_total, away_total, forfeit_winner=forfeit_winner)
+    if status == Match.Status.VOID:
+        fields["end"] = Match.End.ABANDONED
+        if competition.points_rules.abandoned != "as-played":  # services.match_void stores no result
+            fields.update(dict.fromkeys(("home_points", "away_points", "home_for", "home_against",
+                                         "away_for", "away_against"), None), winner="")
     match = Match(
         competition=competition, round=round_, table=table, home_team=home, away_team=away,
-        status=status, **result_fields(competition, home_total, away_total, forfeit_winner=forfeit_winner),
+        status=status, points_snapshot=competition.points_rules.to_dict(), **fields,
     )
     if save:
         match.save()

@@ -226,7 +226,7 @@ def replay_match(match: Match) -> MatchState:
     return replay(
         match.rules,
         [deal_to_entry(deal, match.started_at) for deal in deals],
-        points=match.competition.points_rules,
+        points=match.points_rules,
         clock_expired=match.clock_expired,
     )
 

@@ -10,8 +10,8 @@ by the competition's tie-break order.
 Which results count ("counted" matches):
 - status confirmed; or finished / submitted when the competition does not require confirmation.
   A walk over (end forfeit / warnings) counts the same way, with its award stored on the match;
-- a void (abandoned) match only when the competition's `points_rules.abandoned` is "as-played"
-  (the services then store its totals as the result);
+- a void (abandoned) match only when its points rules, as they were when it was voided, say
+  `abandoned` "as-played" (the services then store its totals as the result; otherwise none);
 - a bye (no Match row, a `Bye` row) only when `points_rules.bye` is "win", and only once its round
   has a counted result: a won match without card points.
 

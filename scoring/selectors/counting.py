@@ -27,10 +27,11 @@ def counted_q(competition: Competition, *, include_preliminary: bool = False, pr
         statuses: tuple[str, ...] = (S.CONFIRMED,)
     else:
         statuses = PLAYED_STATUSES
-    q = Q(**{f"{prefix}status__in": statuses})
-    if competition.points_rules.abandoned == "as-played":
-        q |= Q(**{f"{prefix}status": S.VOID})
-    # Only rows the services gave a result (a void match without deals has none).
+    # A void (abandoned) match has a result only if its points rules, as they were when it was
+    # voided, count abandoned matches as played (services.match_void): a later change of the
+    # competition's setting does not rescore it.
+    q = Q(**{f"{prefix}status__in": statuses + (S.VOID,)})
+    # Only rows the services gave a result.
     return q & Q(**{f"{prefix}home_points__isnull": False})
 
 

@@ -109,7 +109,7 @@ def _replay(match: Match, entries: Sequence[DealEntry]) -> MatchState:
     return replay(
         match.rules,
         list(entries),
-        points=match.competition.points_rules,
+        points=match.points_rules,
         clock_expired=match.clock_expired,
     )
 
@@ -144,8 +144,12 @@ def _apply_state(match: Match, state: MatchState, *, deals_before: int = 0) -> N
 
 
 def _snapshot_rules(match: Match) -> None:
+    """The rules a match is played and counted under, taken when it starts (RULES.md: changing a
+    competition's rules must not silently rescore finished matches)."""
     if not match.rules_snapshot:
         match.rules_snapshot = match.competition.rules.to_dict()
+    if not match.points_snapshot:
+        match.points_snapshot = match.competition.points_rules.to_dict()
 
 
 def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> None:
@@ -269,7 +273,7 @@ def deals_record(
             totals=(match.home_total, match.away_total),
             deals_before=deals_before,
             previous_minute=_last_dealt_minute(match) if entry.dealt_minute is not None and deals_before else None,
-            points=match.competition.points_rules,
+            points=match.points_rules,
             clock_expired=match.clock_expired,
         )
         problems = _errors_of(state)
@@ -430,7 +434,8 @@ def match_forfeit(
     if match.status in (S.SUBMITTED, S.CONFIRMED, S.VOID):
         raise MatchStateError(_("The match is closed; reopen it first."))
     before = match_snapshot(match)
-    outcome = forfeit_outcome(match.competition.points_rules, winner)
+    _snapshot_rules(match)
+    outcome = forfeit_outcome(match.points_rules, winner)
     match.status = S.FINISHED
     match.end = Match.End.WARNINGS if warnings else Match.End.FORFEIT
     match.winner = winner
@@ -478,7 +483,9 @@ def match_void(*, match: Match, user, reason: str, expected_version: int | None)
     match.status = S.VOID
     match.end = Match.End.ABANDONED
     match.reason = reason
-    points = match.competition.points_rules
+    _snapshot_rules(match)
+    points = match.points_rules
+    # Whether it counts is settled now and stored as a result or none (counting.counted_q).
     if points.abandoned == "as-played" and match.deal_count:
         outcome = played_outcome(points, match.home_total, match.away_total)
         match.winner = outcome.winner

@@ -182,7 +182,7 @@ def replay_match(match: Match, entries: list[DealEntry]) -> MatchState:
     return replay(
         match.rules,
         entries,
-        points=match.competition.points_rules,
+        points=match.points_rules,
         clock_expired=match.clock_expired,
     )
 

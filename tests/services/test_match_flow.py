@@ -78,3 +78,59 @@ def test_the_clock_between_deals_ends_a_timed_match():
     match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1, "away"), expected_version=match.version)
     match = services.match_declare_clock(match=match, user=s["secretary"], expected_version=match.version)
     assert match.status == Match.Status.FINISHED and match.end == "clock" and match.winner == "away"
+
+
+# -- a match is counted by the points rules it was played under (RULES.md) -----------------------
+
+
+def _change_points(competition, key, **overrides):
+    competition.points_key = key
+    competition.points_overrides = overrides
+    competition.save()
+
+
+def test_reopening_a_match_after_the_competition_changed_its_points_rules_keeps_its_points():
+    s = f.protocol_setup()
+    match = s["match"]
+    for number in range(1, 4):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+    assert (match.home_points, match.away_points) == (1, 0)  # sv-serie
+    _change_points(match.competition, "fi-liitto")
+
+    match = services.match_reopen(match=Match.objects.get(pk=match.pk), user=s["secretary"], reason="rättelse", expected_version=match.version)
+    assert match.status == Match.Status.FINISHED and (match.home_points, match.away_points) == (1, 0)
+    match = services.deal_correct(match=match, user=s["secretary"], number=1, entry=f.winning_deal(1), reason="skrivfel",
+                                  expected_version=match.version)
+    assert (match.home_points, match.away_points) == (1, 0)
+    assert Match.objects.get(pk=match.pk).points_rules.key == "sv-serie"
+
+
+def test_a_match_started_before_a_change_of_points_rules_is_counted_by_the_old_ones():
+    s = f.protocol_setup()
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    _change_points(match.competition, "sv-serie", win=3)
+    for number in (2, 3):
+        match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
+    assert match.status == Match.Status.FINISHED and match.home_points == 1
+
+
+def test_a_walk_over_keeps_the_award_of_its_day():
+    s = f.protocol_setup()
+    match = services.match_forfeit(match=s["match"], user=s["secretary"], winner="away", expected_version=1)
+    _change_points(match.competition, "fi-liitto")
+    match = services.match_reopen(match=Match.objects.get(pk=match.pk), user=s["secretary"], reason="fel", expected_version=match.version)
+    match = services.match_forfeit(match=match, user=s["secretary"], winner="away", expected_version=match.version)
+    assert (match.away_points, match.away_for, match.home_for) == (1, 5000, 2500)
+
+
+def test_an_abandoned_match_counts_as_the_rules_said_when_it_was_voided():
+    from scoring.selectors import competition_standings
+
+    s = f.protocol_setup()
+    competition = s["match"].competition
+    _change_points(competition, "sv-serie", abandoned="as-played")
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    services.match_void(match=match, user=s["secretary"], reason="brandlarm", expected_version=match.version)
+    _change_points(competition, "sv-serie")  # abandoned matches no longer count ...
+    played = {row.record.name: row.record.played for row in competition_standings(competition)}
+    assert played == {"Hemmalaget": 1, "Bortalaget": 1}  # ... but this one was voided under the old rule
