@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from scoring import services
 from scoring.generate import GeneratedMatch, generate_match, match_deals  # noqa: F401 (re-export)
-from scoring.models import Club, Competition, Match, Player, Round, Team
+from scoring.models import Club, Competition, Match, Player, Team
 from scoring.services.schedules import schedule_generate_league, schedule_pair_next_round
 
 __all__ = ["DemoReport", "build_demo", "demo_logins", "match_deals"]
