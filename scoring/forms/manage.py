@@ -117,7 +117,10 @@ class CompetitionForm(forms.ModelForm):
         self.fields["rules_key"].help_text = _(
             "How deals are scored and checked. Matches already played keep the rules they were played under."
         )
-        self.fields["points_key"].help_text = _("Match points for a win, a draw and a loss, and the walk-over award.")
+        self.fields["points_key"].help_text = _(
+            "Match points for a win, a draw and a loss, and the walk-over award. Matches already played keep "
+            "the points they were given."
+        )
 
 
 class RoundForm(forms.ModelForm):
