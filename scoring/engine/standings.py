@@ -7,7 +7,8 @@ results between teams (HeadToHeadResult). Output: StandingRow in rank order with
 Metrics live in a registry (METRICS); a competition's `tiebreaks` list names them in order. Teams
 equal on every metric but `name` share a rank ("3="); `name` only orders them (the Swedish way: Å, Ä,
 Ö after Z). `head_to_head` compares the tied teams on the matches among themselves only: match
-points first, then card-point difference in those matches.
+points first, then card-point difference in those matches. When it leaves fewer teams still tied
+(three tied, two of them equal in their mini-table), it is applied again to just those.
 """
 
 from __future__ import annotations
@@ -145,7 +146,13 @@ def _rank_groups(
         buckets.setdefault(value_of(record), []).append(record)
     ordered: list[list[TeamRecord]] = []
     for value in sorted(buckets, reverse=True):
-        ordered.extend(_rank_groups(buckets[value], rest, results))
+        bucket = buckets[value]
+        if metric == "head_to_head" and 1 < len(bucket) < len(group):
+            # Still tied, but fewer: head to head again among just these teams (their matches
+            # against each other), as league rules do, before the next tie-break.
+            ordered.extend(_rank_groups(bucket, metrics, results))
+        else:
+            ordered.extend(_rank_groups(bucket, rest, results))
     return ordered
 
 

@@ -132,6 +132,19 @@ def test_three_way_head_to_head_counts_only_the_tied_teams():
     assert _order(competition) == [("1", "A"), ("2", "C"), ("3", "B"), ("4", "D")]
 
 
+def test_head_to_head_is_applied_again_to_the_teams_it_leaves_tied():
+    competition, teams = _setup(["A", "B", "C", "D"], ["points", "head_to_head", "name"])
+    r = Results(competition, teams)
+    r.play("A", "B", 5000, 4400)   # A +600
+    r.play("B", "C", 5000, 4600)   # B +400
+    r.play("C", "A", 5000, 4800)   # C +200
+    for team in "ABC":
+        r.play("D", team, 4000, 5000)
+    # Among A, B, C: 1 point each; differences A +400, B −200, C −200. B and C are still tied, so
+    # head to head again between just the two of them: B beat C.
+    assert _order(competition) == [("1", "A"), ("2", "B"), ("3", "C"), ("4", "D")]
+
+
 def test_shared_third_place_shows_as_three_equals():
     competition, teams = _setup(["A", "B", "C", "D", "E"])
     r = Results(competition, teams)
