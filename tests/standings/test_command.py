@@ -71,3 +71,14 @@ def test_readable_table_in_swedish(competition):
 def test_unknown_competition():
     with pytest.raises(CommandError):
         _run("--competition", "999999", "--json")
+
+
+def test_readable_table_of_a_difference_preset_shows_only_the_difference():
+    club = make_club()
+    alfa, beta = make_team("Alfa", club=club), make_team("Beta", club=club)
+    competition = make_competition(organiser=club, teams=[alfa, beta], points_key="fi-liitto")
+    make_result(competition, alfa, beta, 5200, 4000)
+    lines = _run("--competition", str(competition.pk)).splitlines()
+    assert lines[2].split() == ["Pl", "Lag", "Sp", "V", "O", "F", "Poäng", "Skillnad"]
+    assert lines[4].split() == ["1", "Alfa", "1", "1", "0", "0", "2", "+1200"]
+    assert lines[5].split() == ["2", "Beta", "1", "0", "0", "1", "0", "-1200"]

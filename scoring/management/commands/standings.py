@@ -69,33 +69,28 @@ class Command(BaseCommand):
         title = str(competition)
         if up_to_round is not None:
             title += " – " + _("after round %(number)s") % {"number": up_to_round}
-        headers = [
-            pgettext("standings column", "Pos"),
-            pgettext("standings column", "Team"),
-            pgettext("standings column", "P"),
-            pgettext("standings column", "W"),
-            pgettext("standings column", "D"),
-            pgettext("standings column", "L"),
-            pgettext("standings column", "Pts"),
-            pgettext("standings column", "For"),
-            pgettext("standings column", "Against"),
-            pgettext("standings column", "Diff"),
+        # As on the site: a table ranked by the card-point difference (fi-liitto) shows only that.
+        shows_for_and_against = competition.points_rules.card_points != "difference"
+        columns = [
+            (pgettext("standings column", "Pos"), lambda row: row.rank_label),
+            (pgettext("standings column", "Team"), lambda row: row.record.name),
+            (pgettext("standings column", "P"), lambda row: str(row.record.played)),
+            (pgettext("standings column", "W"), lambda row: str(row.record.won)),
+            (pgettext("standings column", "D"), lambda row: str(row.record.drawn)),
+            (pgettext("standings column", "L"), lambda row: str(row.record.lost)),
+            (pgettext("standings column", "Pts"), lambda row: formats.localize(number(row.record.points))),
         ]
-        body = [
-            [
-                row.rank_label,
-                row.record.name,
-                str(row.record.played),
-                str(row.record.won),
-                str(row.record.drawn),
-                str(row.record.lost),
-                formats.localize(number(row.record.points)),
-                str(row.record.card_points_for),
-                str(row.record.card_points_against),
-                f"{row.record.difference:+d}" if row.record.difference else "0",
+        if shows_for_and_against:
+            columns += [
+                (pgettext("standings column", "For"), lambda row: str(row.record.card_points_for)),
+                (pgettext("standings column", "Against"), lambda row: str(row.record.card_points_against)),
             ]
-            for row in rows
-        ]
+        columns.append(
+            (pgettext("standings column", "Diff"),
+             lambda row: f"{row.record.difference:+d}" if row.record.difference else "0")
+        )  # fmt: skip
+        headers = [header for header, _cell in columns]
+        body = [[cell(row) for _header, cell in columns] for row in rows]
         widths = [max(len(line[i]) for line in [headers, *body]) for i in range(len(headers))]
 
         def format_line(cells: list[str]) -> str:
