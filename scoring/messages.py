@@ -113,6 +113,16 @@ def problem_location(problem: Problem, deal_number: int | None = None) -> str:
     return ", ".join(parts)
 
 
+def field_error_message(field: str, text: str, deal_number: int | None = None) -> str:
+    """A form's own error (not a number, far too large …) located like an engine problem:
+    'Giv 3, hemmalaget, kortpoäng: skriv ett heltal …'."""
+    side = field.split("_", 1)[0] if field.startswith(("home_", "away_")) else None
+    location = problem_location(Problem("form", side, field), deal_number)
+    if not location:
+        return text
+    return f"{location}: {text[:1].lower()}{text[1:]}"
+
+
 def problem_message(problem: Problem, deal_number: int | None = None) -> str:
     """A whole sentence naming deal, side and field: 'Giv 3, bortalaget, givpoäng: …'."""
     location = problem_location(problem, deal_number)

@@ -173,6 +173,33 @@ class DealForm(forms.Form):
             fields["home_cards"].widget.attrs["autofocus"] = True
         return _PREPARED_FIELDS.setdefault(key, fields)
 
+    def clean(self):
+        data = super().clean()
+        if not self.errors and self._nothing_typed(data):
+            # A slip of the thumb on "Save" must not put a 0–0 deal on the protocol. A deal that
+            # really ended 0–0 by the stock is saved once the secretary says so (how it ended).
+            raise forms.ValidationError(
+                _("Nothing is filled in for this deal. Copy it from the paper protocol; if it really "
+                  "ended 0–0, choose “The stock ran out” under how the deal ended."),
+                code="nothing-typed",
+            )
+        return data
+
+    @staticmethod
+    def _nothing_typed(data) -> bool:
+        counts = [data.get(f"{side}_{name}") for side in SIDES for name in COUNT_FIELDS]
+        written = [data.get(f"{side}_{name}") for side in SIDES for name in WRITTEN_FIELDS]
+        melded = [data.get(f"{side}_melded") for side in SIDES]
+        return (
+            not any(counts)
+            and all(value is None for value in written)
+            and not any(melded)
+            and not data.get("out")
+            and not data.get("concealed")
+            and not data.get("end")
+            and data.get("dealt_at") is None
+        )
+
     # -- groups for the template ------------------------------------------------------------
 
     def side_fields(self, side: str) -> list[forms.BoundField]:
@@ -256,7 +283,11 @@ class DealForm(forms.Form):
                 values[f"{side}_{name}"] = getattr(deal, f"{side}_{name}_written")
         values["out"] = deal.out
         values["concealed"] = deal.concealed
-        values["end"] = deal.end
+        # "Automatically" unless the deal ended by the clock: a stored deal's end is what the
+        # automatic choice gives, and keeping it ticked would make changing who went out fail.
+        values["end"] = ""
+        if deal.end == "clock" or DealForm._nothing_typed(values):
+            values["end"] = deal.end  # a 0–0 deal keeps the "stock" that let it be saved
         if deal.dealt_at:
             values["dealt_at"] = timezone.localtime(deal.dealt_at).time().replace(second=0, microsecond=0)
         return values

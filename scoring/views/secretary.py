@@ -148,6 +148,7 @@ class ProtocolPageMixin(MatchAccessMixin):
             problems=problems or (preview.problems if preview and form.is_bound else ()),
             warnings=preview.warnings if preview else (),
             form_errors=form.errors if form.is_bound else None,
+            deal_number=sheet.next_number,
         )
         context = {
             "match": match,
@@ -248,6 +249,7 @@ class DealLiveCheckView(ProtocolPageMixin, View):
             problems=preview.problems if preview else (),
             warnings=preview.warnings if preview else (),
             form_errors=deal_form.errors,
+            deal_number=correct_number or match.deal_count + 1,
         )
         context = {
             "match": match,
@@ -291,8 +293,13 @@ class DealCorrectView(MatchAccessMixin, View):
     def page(self, number, *, form, preview=None, problems=(), error=None, status=200):
         match = self.match
         deal = self.deal_or_404(number)
-        if preview is None and form.is_bound and form.is_valid():
-            preview = preview_deal(match, form.entry(number), correct_number=number, dealt_at=form.dealt_datetime(match))
+        if preview is None and form.is_bound:
+            # The deal is checked even when the reason is missing, so every problem shows at once.
+            deal_part = DealForm(form.data, has_clock=match.rules.has_clock)
+            if deal_part.is_valid():
+                preview = preview_deal(
+                    match, deal_part.entry(number), correct_number=number, dealt_at=deal_part.dealt_datetime(match)
+                )
         elif preview is None and not form.is_bound:
             preview = preview_deal(
                 match, deal_to_entry(deal), correct_number=number, dealt_at=deal.dealt_at
@@ -302,6 +309,7 @@ class DealCorrectView(MatchAccessMixin, View):
             problems=problems or (preview.problems if preview and form.is_bound else ()),
             warnings=preview.warnings if preview else (),
             form_errors=form.errors if form.is_bound else None,
+            deal_number=number,
         )
         sheet = protocol_sheet(match)
         context = {

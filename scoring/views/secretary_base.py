@@ -13,13 +13,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
 
 from scoring import compiled_queries, permissions
 from scoring.adapters import deal_to_entry, minutes_between
 from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
-from scoring.messages import problem_message
+from scoring.messages import FIELD_LABELS, field_error_message, problem_message
 from scoring.public_selectors import MATCH_PAGE_RELATED
 from scoring.models import Match
 
@@ -366,19 +366,29 @@ class PlacedProblems:
         return [m for ms in self.by_field.values() for m in ms] + self.general
 
 
+def _is_deal_field(name: str) -> bool:
+    return (name.split("_", 1)[1] if name.startswith(("home_", "away_")) else name) in FIELD_LABELS
+
+
 def place_problems(
     field_names,
     *,
     problems=(),
     warnings=(),
     form_errors=None,
+    deal_number: int | None = None,
 ) -> PlacedProblems:
-    """Engine problems (pairs of deal number and Problem) and form errors, by field slot."""
+    """Engine problems (pairs of deal number and Problem) and form errors, by field slot. A form
+    error on a deal's field names the deal, side and field as an engine problem does."""
     names = set(field_names)
     placed = PlacedProblems()
     if form_errors:
         for name, errors in form_errors.items():
-            messages = [str(error) for error in errors]
+            if deal_number is not None and (name == NON_FIELD_ERRORS or (name in names and _is_deal_field(name))):
+                where = "deal" if name == NON_FIELD_ERRORS else name
+                messages = [field_error_message(where, str(error), deal_number) for error in errors]
+            else:
+                messages = [str(error) for error in errors]
             if name in names:
                 placed.by_field.setdefault(name, []).extend(messages)
             else:

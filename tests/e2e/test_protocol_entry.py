@@ -14,7 +14,7 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from scoring.models import AuditEntry, Match
+from scoring.models import AuditEntry, Deal, Match
 from tests import factories as f
 from tests.browser import open_page
 
@@ -206,4 +206,32 @@ def test_what_is_typed_before_the_scripts_have_loaded_is_checked_once_they_have(
 
     expect(page.locator("#problems-home_cards")).to_contain_text("Giv 1, hemmalaget, kortpoäng")
     expect(page.locator("input[name=home_cards]")).to_have_attribute("aria-invalid", "true")
+    assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_typing_slip_in_a_number_field_is_named_and_never_saved_as_0(live_server, browser):
+    """The browser gives a number field holding "12e" an empty value, which would count as 0: the
+    page says which deal, side and field is wrong instead, and after the refused save it opens at
+    that field (on a phone, not at the top of the page)."""
+    setup = f.protocol_setup()
+    page, problems = open_page(browser, width=390, height=700)
+    log_in(page, live_server.url, "sekreterare")
+    page.goto(live_server.url + reverse("scoring:match-protocol", args=[setup["match"].pk]))
+
+    type_deal(page, DEALS[0])
+    away_cards = page.locator("input[name=away_cards]")
+    away_cards.click()
+    away_cards.press_sequentially("12e")
+    expect(page.locator("#problems-away_cards")).to_contain_text("Giv 1, bortalaget, kortpoäng: skriv ett heltal")
+
+    page.get_by_role("button", name="Spara giv 1").click()
+    expect(page.locator("#problems-away_cards")).to_contain_text("Giv 1, bortalaget, kortpoäng: skriv ett heltal")
+    expect(away_cards).to_be_focused()
+    assert away_cards.evaluate("input => { const box = input.getBoundingClientRect(); return box.top >= 0 && box.bottom <= innerHeight; }")
+    assert not Deal.objects.exists()
+
+    away_cards.fill("120")  # put right, the deal is saved with what the paper says
+    page.get_by_role("button", name="Spara giv 1").click()
+    expect(page.locator("#total-away")).to_have_text(points(120))
     assert problems == []

@@ -476,3 +476,67 @@ def test_the_live_check_of_a_correction_shows_the_deal_and_the_new_final_totals(
     assert "Rätta giv 1" in page.content.decode()
     assert input_value(page.content.decode(), "home_cards") == "100"
     assert list(match.deals.values_list("home_cards", flat=True)) == [485, -40]
+
+
+# -- typing slips: what is not a number, an empty deal, a correction without its reason ----------
+
+
+def slot(html, name):
+    return re.search(rf'<div id="problems-{name}"[^>]*>(.*?)</div>', html, re.S).group(1)
+
+
+def test_what_is_not_a_number_is_named_by_deal_side_and_field(client, s):
+    match = s["match"]
+    # "?" is what the page sends for a number field whose text the browser cannot read ("12e").
+    data = deal_data(match.version, **FIRST)
+    data["away_cards"] = "?"
+    html = client.post(protocol(match), data).content.decode()
+    assert "Giv 1, bortalaget, kortpoäng: skriv ett heltal" in slot(html, "away_cards")
+    assert input_value(html, "home_cards") == "285"
+    assert Deal.objects.count() == 0
+
+    live = client.post(check(match), data, HTTP_HX_REQUEST="true").content.decode()
+    assert "Giv 1, bortalaget, kortpoäng: skriv ett heltal" in slot(live, "away_cards")
+
+
+def test_a_number_far_too_large_is_named_by_deal_side_and_field(client, s):
+    match = s["match"]
+    html = client.post(protocol(match), deal_data(match.version, home_penalty=99999999)).content.decode()
+    assert "Giv 1, hemmalaget, straff: talet är alldeles för stort" in slot(html, "home_penalty")
+
+
+def test_a_deal_with_nothing_filled_in_is_not_saved_unless_it_ended_by_the_stock(client, s):
+    match = s["match"]
+    empty = {f"{side}_{name}": "0" for side in ("home", "away") for name in ("cards", "natural", "mixed", "red3", "penalty")}
+    response = client.post(protocol(match), {"version": match.version, **empty})
+    assert response.status_code == 200
+    assert "Giv 1: inget är ifyllt för den här given" in response.content.decode()
+    assert Deal.objects.count() == 0
+
+    response = client.post(protocol(match), {"version": match.version, **empty, "end": "stock"})
+    assert response.status_code == 302
+    assert Deal.objects.get().end == "stock"
+    # Its correction page keeps that choice, so the 0–0 deal can be saved again as it is.
+    page = client.get(reverse("scoring:deal-correct", args=[match.pk, 1])).content.decode()
+    assert re.search(r'<input[^>]*name="end"[^>]*value="stock"[^>]*checked', page)
+
+
+def test_a_correction_opens_with_the_end_automatic_so_who_went_out_can_change(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.deal(1, home_cards=120, away_cards=90), expected_version=1)
+    assert match.deals.get().end == "stock"
+    url = reverse("scoring:deal-correct", args=[match.pk, 1])
+    page = client.get(url).content.decode()
+    assert re.search(r'<input[^>]*name="end"[^>]*value=""[^>]*checked', page)
+
+    data = deal_data(match.version, home_cards=120, home_natural=1, away_cards=90, out="home", reason="Hemma gick ut")
+    assert client.post(url, data).status_code == 302
+    assert match.deals.get().end == "out"
+
+
+def test_a_correction_without_a_reason_shows_the_deal_s_problems_too(client, s):
+    match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    url = reverse("scoring:deal-correct", args=[match.pk, 1])
+    html = client.post(url, deal_data(match.version, home_cards=287, away_cards=0, away_natural=-2, end="stock")).content.decode()
+    assert "Giv 1, hemmalaget, kortpoäng: 287 är inte delbart med 5" in slot(html, "home_cards")
+    assert "negativ" in slot(html, "away_natural")
+    assert "orsak" in slot(html, "reason").lower()

@@ -6,6 +6,10 @@
  *   is marked aria-invalid and shown as such, and a collapsed part that holds one is opened.
  * - What was typed before the scripts had loaded (a quick typist on a slow phone) is checked as
  *   soon as they have: htmx only hears the input events that come after it has started.
+ * - A number field holding what is not a number ("12e", "5-5") has an empty value to the browser,
+ *   which would count as 0. A hidden twin then sends "?" instead, so the server says which deal,
+ *   side and field is wrong, and nothing is saved.
+ * - After a refused save the page opens at the first field with a problem, not at its top.
  * No score is computed here: the numbers come from the server's engine.
  */
 (function () {
@@ -76,9 +80,51 @@
     });
   }
 
+  // Submitted after the field itself, so the server reads "?" (Django takes a name's last value).
+  function markNotANumber(event) {
+    var input = event.target;
+    if (!input || !input.matches || !input.matches(".deal-form input[type='number']") || !input.form) {
+      return;
+    }
+    var twin = input.form.querySelector("input[type='hidden'][data-not-a-number='" + input.name + "']");
+    if (input.validity && input.validity.badInput) {
+      if (!twin) {
+        twin = document.createElement("input");
+        twin.type = "hidden";
+        twin.name = input.name;
+        twin.value = "?";
+        twin.setAttribute("data-not-a-number", input.name);
+        input.form.appendChild(twin);
+      }
+    } else if (twin) {
+      twin.remove();
+    }
+  }
+
+  function showFirstProblem() {
+    var form = document.querySelector(".deal-form[data-refused]");
+    if (!form) {
+      return;
+    }
+    var target =
+      form.querySelector("input[aria-invalid='true'], select[aria-invalid='true'], textarea[aria-invalid='true']") ||
+      form.querySelector(".error-summary");
+    if (!target) {
+      return;
+    }
+    if (!target.matches("input, select, textarea")) {
+      target.setAttribute("tabindex", "-1");
+    }
+    target.scrollIntoView({ block: "center" });
+    target.focus({ preventScroll: true });
+  }
+
+  // Capturing, so the twin is in place before htmx (listening on the form) sends the check.
+  document.addEventListener("input", markNotANumber, true);
   document.addEventListener("focusin", selectOnFocus);
   // htmx starts on DOMContentLoaded too; the timeout lets it attach its listeners first.
   document.addEventListener("DOMContentLoaded", function () {
+    showFirstProblem();
     window.setTimeout(checkWhatWasTypedEarly, 0);
   });
   document.addEventListener("htmx:afterSettle", function (event) {
