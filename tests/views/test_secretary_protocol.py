@@ -540,3 +540,13 @@ def test_a_correction_without_a_reason_shows_the_deal_s_problems_too(client, s):
     assert "Giv 1, hemmalaget, kortpoäng: 287 är inte delbart med 5" in slot(html, "home_cards")
     assert "negativ" in slot(html, "away_natural")
     assert "orsak" in slot(html, "reason").lower()
+
+
+def test_red_threes_say_they_count_0_where_the_rules_do_not_count_them(client, s):
+    match = s["match"]
+    assert match.competition.rules_key == "sv-tavling"
+    hint = "Ger 0 poäng enligt dessa regler"
+    assert client.get(protocol(match)).content.decode().count(hint) == 2  # one per side
+    match.competition.rules_key = "sv-hem"
+    match.competition.save()
+    assert hint not in client.get(protocol(match)).content.decode()
