@@ -12,10 +12,11 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db.models import Q
+from django.db.models import F, Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
@@ -100,7 +101,14 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
             if history:
                 query = query.order_by("-updated_at")[: self.HISTORY_LIMIT]
             else:
-                query = query.order_by("scheduled_start", "round__number", "table", "pk")[: self.GROUP_LIMIT]
+                # The soonest first; matches without a time after those with one.
+                query = query.order_by(
+                    F("scheduled_start").asc(nulls_last=True),
+                    F("round__date").asc(nulls_last=True),
+                    "round__number",
+                    "table",
+                    "pk",
+                )[: self.GROUP_LIMIT]
             rows = []
             for match in query:
                 may_enter = permissions.can_enter_protocol(user, match)
@@ -167,8 +175,21 @@ class ProtocolPageMixin(MatchAccessMixin):
             if can_see_audit(request.user, match)
             else None,
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
+            "planned_later": _planned_later_than_today(match) if actions.enter and not match.deal_count else None,
         }
         return render(request, self.template_name, context, status=status)
+
+
+def _planned_later_than_today(match: Match):
+    """The day a match not yet begun is planned for, when that is after today: the secretary may
+    have opened next week's match by mistake (both are listed in "My matches")."""
+    if match.scheduled_start:
+        day = timezone.localdate(match.scheduled_start)
+    elif match.round_id and match.round.date:
+        day = match.round.date
+    else:
+        return None
+    return day if day > timezone.localdate() else None
 
 
 class MatchProtocolView(ProtocolPageMixin, View):

@@ -550,3 +550,13 @@ def test_red_threes_say_they_count_0_where_the_rules_do_not_count_them(client, s
     match.competition.rules_key = "sv-hem"
     match.competition.save()
     assert hint not in client.get(protocol(match)).content.decode()
+
+
+def test_a_match_planned_for_a_later_day_says_so_before_its_first_deal(client, s):
+    match = s["match"]
+    match.scheduled_start = timezone.now() + timedelta(days=7)
+    match.save()
+    assert "Den här matchen är planerad till" in client.get(protocol(match)).content.decode()
+    match.scheduled_start = timezone.now()
+    match.save()
+    assert "planerad till" not in client.get(protocol(match)).content.decode()
