@@ -110,9 +110,11 @@ def demo_logins() -> list[tuple[str, str, str]]:
 _HASHES: dict[str, str] = {}
 
 
-def _user(username: str, password: str, *, first_name: str = "", superuser: bool = False):
+def _user(username: str, password: str, *, first_name: str = "", last_name: str = "", superuser: bool = False):
     User = get_user_model()
-    user, created = User.objects.get_or_create(username=username, defaults={"first_name": first_name})
+    user, created = User.objects.get_or_create(
+        username=username, defaults={"first_name": first_name, "last_name": last_name}
+    )
     if created:
         # Hashing is slow on purpose; the demo users share a password, so hash it once.
         if password not in _HASHES:
@@ -144,7 +146,8 @@ def _people(report: DemoReport) -> tuple[dict, dict, dict, dict]:
     for club_slug, team_name, user_slug in LEAGUE_TEAMS:
         one, two = players[club_slug][used[club_slug]: used[club_slug] + 2]
         used[club_slug] += 2
-        captain = _user(f"kapten-{user_slug}", DEMO_PASSWORD, first_name=one.name.split()[0])
+        first_name, _, last_name = one.name.partition(" ")
+        captain = _user(f"kapten-{user_slug}", DEMO_PASSWORD, first_name=first_name, last_name=last_name)
         if one.user_id is None and not Player.objects.filter(user=captain).exists():
             one.user = captain
             one.save(update_fields=["user"])
