@@ -171,7 +171,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "scoring:home"
+LOGIN_REDIRECT_URL = "scoring:my-matches"  # who logs in comes to enter or confirm protocols
 LOGOUT_REDIRECT_URL = "scoring:home"
 
 # Brute-force protection. Lock out a username from one address, not the whole address: a club's
