@@ -71,6 +71,8 @@ ALLOWED_HOSTS = env_list(
     ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# A refused form post gets a page in the site's language and style, saying what to do.
+CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

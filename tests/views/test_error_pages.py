@@ -199,3 +199,15 @@ def test_a_request_for_an_unknown_host_gets_the_400_page():
     assert "Felaktig begäran" in page
     assert "Bad request" in page
     assert "{%" not in page and "{{" not in page
+
+
+def test_a_form_sent_with_an_old_token_gets_a_plain_page_saying_nothing_was_saved():
+    s = f.protocol_setup()
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(s["secretary"])
+    response = client.post(reverse("scoring:match-protocol", args=[s["match"].pk]), {"home_cards": "120"})
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Formuläret var för gammalt" in html and "Ingenting sparades" in html
+    assert "CSRF token" not in html and "Referer" not in html  # Django's technical reasons are not shown
+    assert s["match"].deals.count() == 0
