@@ -14,7 +14,8 @@ from operator import attrgetter
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.models import Match
@@ -22,6 +23,10 @@ from scoring.table_html import FastBodyMixin
 from scoring.templatetags.public_format import format_match_points, format_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+# Figures a phone can do without: site.css hides columns marked `col-secondary` on a narrow screen
+# (never in print; the exports have tables of their own), so that the names and the main figures
+# fit side by side without scrolling sideways.
+SECONDARY_NUM = {"th": {"class": "num col-secondary"}, "td": {"class": "num col-secondary"}}
 
 
 class AbbrColumn(tables.Column):
@@ -69,11 +74,17 @@ _SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
 _FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
 
 
+def _breakable(name: str):
+    """A pair's name ("Pettersson/Jonsson") may break after its slash on a narrow screen, rather
+    than inside a surname."""
+    return mark_safe("/<wbr>".join(conditional_escape(part) for part in str(name).split("/")))
+
+
 def _team_link(team_id, name, link_target: str | None = None, urls=None):
     url = urls("scoring:team-detail", team_id) if urls else reverse("scoring:team-detail", args=[team_id])
     if link_target:
-        return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, name)
-    return format_html('<a href="{}">{}</a>', url, name)
+        return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, _breakable(name))
+    return format_html('<a href="{}">{}</a>', url, _breakable(name))
 
 
 class StandingsTable(FastBodyMixin, tables.Table):
@@ -90,9 +101,15 @@ class StandingsTable(FastBodyMixin, tables.Table):
         attrs={"th": {"class": "standings__team"}, "td": {"class": "standings__team"}},
     )
     played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
-    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"])
-    drawn = AbbrColumn(accessor="record__drawn", short=_SHORT["drawn"], full=_FULL["drawn"])
-    lost = AbbrColumn(accessor="record__lost", short=_SHORT["lost"], full=_FULL["lost"])
+    won = AbbrColumn(
+        accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM
+    )
+    drawn = AbbrColumn(
+        accessor="record__drawn", short=_SHORT["drawn"], full=_FULL["drawn"], attrs=SECONDARY_NUM
+    )
+    lost = AbbrColumn(
+        accessor="record__lost", short=_SHORT["lost"], full=_FULL["lost"], attrs=SECONDARY_NUM
+    )
     points = MatchPointsColumn(
         accessor="record__points",
         short=_SHORT["points"],
@@ -100,12 +117,16 @@ class StandingsTable(FastBodyMixin, tables.Table):
         attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
     )
     card_points_for = PointsColumn(
-        accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"]
+        accessor="record__card_points_for",
+        short=_SHORT["card_points_for"],
+        full=_FULL["card_points_for"],
+        attrs=SECONDARY_NUM,
     )
     card_points_against = PointsColumn(
         accessor="record__card_points_against",
         short=_SHORT["card_points_against"],
         full=_FULL["card_points_against"],
+        attrs=SECONDARY_NUM,
     )
     difference = SignedPointsColumn(
         accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"]
@@ -262,7 +283,9 @@ class ResultsTable(FastBodyMixin, tables.Table):
         home = _team_link(record.home_team_id, record.home_team.name, self.link_target, self.urls)
         away = _team_link(record.away_team_id, record.away_team.name, self.link_target, self.urls)
         return format_html(
-            '<span class="results__home">{}</span><span class="results__dash" aria-hidden="true"> – </span>'
+            # The dash is joined to the home team by a no-break space: it ends the home team's
+            # line on a phone (two lines) and never starts a line or stands alone.
+            '<span class="results__home">{}<span class="results__dash" aria-hidden="true">\u00a0– </span></span>'
             '<span class="visually-hidden"> {} </span><span class="results__away">{}</span>'
             '<span class="results__status">{}</span>',
             home,
@@ -309,13 +332,13 @@ class PlayerStatisticsTable(FastBodyMixin, tables.Table):
 
     competition = tables.Column(accessor="0", verbose_name=_("Competition"))
     matches = tables.Column(accessor="1__matches", verbose_name=_("Matches"), attrs=NUM)
-    won = tables.Column(accessor="1__won", verbose_name=_("Won"), attrs=NUM)
-    deals = tables.Column(accessor="1__deals", verbose_name=_("Deals"), attrs=NUM)
+    won = tables.Column(accessor="1__won", verbose_name=_("Won"), attrs=SECONDARY_NUM)
+    deals = tables.Column(accessor="1__deals", verbose_name=_("Deals"), attrs=SECONDARY_NUM)
     average = tables.Column(
         accessor="1__average_deal_score", verbose_name=_("Average deal score"), attrs=NUM, default="–"
     )
-    canastas = tables.Column(accessor="1__canastas", verbose_name=_("Canastas"), attrs=NUM)
-    goings_out = tables.Column(accessor="1__goings_out", verbose_name=_("Goings out"), attrs=NUM)
+    canastas = tables.Column(accessor="1__canastas", verbose_name=_("Canastas"), attrs=SECONDARY_NUM)
+    goings_out = tables.Column(accessor="1__goings_out", verbose_name=_("Goings out"), attrs=SECONDARY_NUM)
 
     class Meta:
         orderable = False
