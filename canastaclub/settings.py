@@ -153,6 +153,12 @@ else:
 # -shm files too (README, Backup and restore).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA journal_mode=WAL;"
+    # The tests' database is a file too, not Django's shared in-memory one: that one locks whole
+    # tables between connections ("database table is locked") where a file in WAL mode lets the
+    # browser tests' live check read while a deal is being saved, as the site does in production.
+    # (pytest-xdist gives each worker its own file.)
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", str(BASE_DIR / "var" / "test-db.sqlite3"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # dumpdata/loaddata JSON with times to the microsecond (JSON backups restore exactly).

@@ -235,3 +235,26 @@ def test_a_typing_slip_in_a_number_field_is_named_and_never_saved_as_0(live_serv
     page.get_by_role("button", name="Spara giv 1").click()
     expect(page.locator("#total-away")).to_have_text(points(120))
     assert problems == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_saving_while_a_live_check_is_under_way_waits_for_it(live_server, browser):
+    """Leaving the page would cut the check off (an error in the browser): the save waits for it."""
+    setup = f.protocol_setup()
+    page, problems = open_page(browser)
+    log_in(page, live_server.url, "sekreterare")
+    page.goto(live_server.url + reverse("scoring:match-protocol", args=[setup["match"].pk]))
+    held_back = []
+    page.route("**/protocol/check/", lambda route: held_back.append(route))
+
+    type_deal(page, DEALS[0])
+    expect(page.locator("form.deal-form.htmx-request")).to_have_count(1)  # the check is under way
+    page.get_by_role("button", name="Spara giv 1").click()
+    page.wait_for_timeout(300)
+    assert not Deal.objects.exists()  # not sent yet
+    assert len(held_back) == 1
+    held_back[0].continue_()
+
+    expect(page.locator("#total-home")).to_have_text(points(1185))
+    assert Deal.objects.count() == 1
+    assert problems == []

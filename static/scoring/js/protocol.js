@@ -10,6 +10,8 @@
  *   which would count as 0. A hidden twin then sends "?" instead, so the server says which deal,
  *   side and field is wrong, and nothing is saved.
  * - After a refused save the page opens at the first field with a problem, not at its top.
+ * - Saving waits for a live check under way, and no check starts once the page is being sent:
+ *   leaving the page would cut the check off halfway, which the browser reports as an error.
  * No score is computed here: the numbers come from the server's engine.
  */
 (function () {
@@ -118,6 +120,42 @@
     target.scrollIntoView({ block: "center" });
     target.focus({ preventScroll: true });
   }
+
+  var sending = false;
+
+  function waitForTheCheck(event) {
+    var form = event.target;
+    if (!form.matches || !form.matches(".deal-form")) {
+      return;
+    }
+    if (form.classList.contains("htmx-request") && typeof form.requestSubmit === "function") {
+      event.preventDefault();
+      var submitter = event.submitter || null;
+      form.addEventListener(
+        "htmx:afterRequest",
+        function () {
+          form.requestSubmit(submitter);
+        },
+        { once: true }
+      );
+      return;
+    }
+    sending = true;
+  }
+
+  function noCheckWhileSending(event) {
+    var source = event.detail && event.detail.elt;
+    if (sending && source && source.matches && source.matches(".deal-form")) {
+      event.preventDefault();
+    }
+  }
+
+  document.addEventListener("submit", waitForTheCheck);
+  document.addEventListener("htmx:beforeRequest", noCheckWhileSending);
+  // A page shown again from the browser's history checks as typed once more.
+  window.addEventListener("pageshow", function () {
+    sending = false;
+  });
 
   // Capturing, so the twin is in place before htmx (listening on the form) sends the check.
   document.addEventListener("input", markNotANumber, true);
