@@ -67,6 +67,11 @@ class FixtureProblem:
         return str(self.message)
 
 
+def _is_binary(data: bytes) -> bool:
+    """An Excel workbook (a zip), a picture or any file with NUL bytes: not text to read as CSV."""
+    return data.startswith((b"PK\x03\x04", b"\xd0\xcf\x11\xe0")) or b"\x00" in data[:4096]
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8-sig")
@@ -93,34 +98,45 @@ def read_fixtures(
     if isinstance(data, bytes):
         if len(data) > MAX_FILE_BYTES:
             return [], [FixtureProblem(None, None, _("The file is too large (more than 1 MB)."))]
+        if _is_binary(data):
+            return [], [FixtureProblem(None, None, _(
+                "The file is not a CSV file (text). Save the spreadsheet as CSV, separated by commas or "
+                "semicolons, and choose that file."))]
         text = _decode(data)
     else:
         text = data
+    # Lines ended the Windows, Unix or old Mac way (a CSV saved by Excel for Mac) read the same.
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     delimiter = ";" if first.count(";") > first.count(",") else ","
     reader = csv.reader(io.StringIO(text), delimiter=delimiter)
     header: list[str] | None = None
     rows: list[FixtureRow] = []
-    for raw in reader:
+    try:
+        records = [(reader.line_num, raw) for raw in reader]
+    except csv.Error:
+        return [], [FixtureProblem(reader.line_num or None, None, _(
+            "this line cannot be read as CSV; save the spreadsheet as CSV again and choose that file."))]
+    for line_number, raw in records:
         if not any(cell.strip() for cell in raw):
             continue
         if header is None:
             header = [ALIASES.get(cell.strip().casefold(), cell.strip().casefold()) for cell in raw]
             for index, name in enumerate(header):
                 if name not in COLUMNS:
-                    problems.append(FixtureProblem(reader.line_num, raw[index].strip(), _(
+                    problems.append(FixtureProblem(line_number, raw[index].strip(), _(
                         "unknown column; the columns are round, date, table, home and away.")))
                 elif header.index(name) != index:
-                    problems.append(FixtureProblem(reader.line_num, raw[index].strip(), _("the column appears twice.")))
+                    problems.append(FixtureProblem(line_number, raw[index].strip(), _("the column appears twice.")))
             for name in REQUIRED:
                 if name not in header:
-                    problems.append(FixtureProblem(reader.line_num, None, _(
+                    problems.append(FixtureProblem(line_number, None, _(
                         "the column “%(column)s” is missing.") % {"column": name}))
             if problems:
                 return [], problems
             continue
-        line = reader.line_num
+        line = line_number
         if len(raw) > len(header):
             problems.append(FixtureProblem(line, None, _("more values than columns.")))
             continue

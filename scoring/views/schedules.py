@@ -100,11 +100,15 @@ class ScheduleGenerateView(CompetitionScheduleView):
             seed=random.SystemRandom().randrange(1 << 30) if data["draw"] else None,
         )
         matches = self.competition.matches.count()
-        return ngettext(
-            "The schedule is ready: %(rounds)s round with %(matches)s matches.",
-            "The schedule is ready: %(rounds)s rounds with %(matches)s matches.",
-            len(rounds),
-        ) % {"rounds": len(rounds), "matches": matches}
+        return _("The schedule is ready: %(size)s.") % {"size": rounds_and_matches(len(rounds), matches)}
+
+
+def rounds_and_matches(rounds: int, matches: int) -> str:
+    """"1 round with 2 matches", each number with its own singular or plural."""
+    return _("%(rounds)s with %(matches)s") % {
+        "rounds": ngettext("%(count)s round", "%(count)s rounds", rounds) % {"count": rounds},
+        "matches": ngettext("%(count)s match", "%(count)s matches", matches) % {"count": matches},
+    }
 
 
 class SchedulePairRoundView(CompetitionScheduleView):
@@ -142,8 +146,4 @@ class FixturesImportView(CompetitionScheduleView):
             competition=self.competition, user=self.request.user, data=form.cleaned_data["file"].read()
         )
         matches = self.competition.matches.count()
-        return ngettext(
-            "The fixture list is imported: %(rounds)s round with %(matches)s matches.",
-            "The fixture list is imported: %(rounds)s rounds with %(matches)s matches.",
-            len(rounds),
-        ) % {"rounds": len(rounds), "matches": matches}
+        return _("The fixture list is imported: %(size)s.") % {"size": rounds_and_matches(len(rounds), matches)}

@@ -214,3 +214,26 @@ def test_import_refuses_bad_headers_and_empty_files(league, text, expected):
         fixtures_import(competition=competition, user=secretary, data=text.encode())
     assert (error.value.problems[0].line, error.value.problems[0].column) == expected
     assert not Round.objects.filter(competition=competition).exists()
+
+
+def test_import_reads_a_csv_saved_by_excel_for_mac(league):
+    competition, secretary, _ = league
+    text = "round,date,table,home,away\r1,2026-09-14,1,Älvsborg,Örgryte\r"
+    fixtures_import(competition=competition, user=secretary, data=text.encode())
+    assert competition.matches.get().home_team.name == "Älvsborg"
+
+
+@pytest.mark.parametrize(
+    "data",
+    [b"PK\x03\x04\x14\x00\x06\x00 an Excel workbook", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"],
+    ids=["xlsx", "png"],
+)
+def test_import_of_a_file_that_is_not_csv_says_so(league, data):
+    competition, secretary, _ = league
+    with pytest.raises(FixtureImportError) as error:
+        fixtures_import(competition=competition, user=secretary, data=data)
+    assert [str(p) for p in error.value.problems] == [
+        "Filen är ingen CSV-fil (text). Spara kalkylarket som CSV, med kommatecken eller semikolon "
+        "mellan värdena, och välj den filen."
+    ]
+    assert not Round.objects.filter(competition=competition).exists()

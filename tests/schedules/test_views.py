@@ -115,3 +115,16 @@ def test_manage_page_offers_the_tools(client, setup):
     page = client.get(reverse("scoring:manage-competition", args=[competition.pk])).content.decode()
     assert reverse("scoring:manage-schedule-pair", args=[competition.pk]) in page
     assert Match.objects.count() == 0
+
+
+def test_the_size_of_a_schedule_is_said_with_each_number_s_own_plural():
+    from django.utils import translation
+
+    from scoring.views.schedules import rounds_and_matches
+
+    with translation.override("sv"):
+        assert rounds_and_matches(1, 1) == "1 omgång med 1 match"
+        assert rounds_and_matches(1, 3) == "1 omgång med 3 matcher"
+        assert rounds_and_matches(5, 10) == "5 omgångar med 10 matcher"
+    with translation.override("en"):
+        assert rounds_and_matches(1, 3) == "1 round with 3 matches"
