@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from scoring import permissions
@@ -72,8 +73,25 @@ def team_save(*, user, team: Team) -> Team:
         raise DomainError(_("A team is two different players."))
     if team.player_one.club_id != team.club_id or team.player_two.club_id != team.club_id:
         raise DomainError(_("Both players must belong to the team's club."))
+    if team.pk is not None and _players_change(team) and _has_played(team):
+        # Protocols, the players' pages and their statistics name a match's players through its
+        # team: new players would take over the old ones' matches.
+        raise DomainError(_(
+            "%(team)s has played matches, and their protocols must keep the players who played them. "
+            "Form a new team for the new pair."
+        ) % {"team": team.name})
     team.save()
     return team
+
+
+def _players_change(team: Team) -> bool:
+    stored = Team.objects.filter(pk=team.pk).values_list("player_one_id", "player_two_id").first()
+    return stored is not None and set(stored) != {team.player_one_id, team.player_two_id}
+
+
+def _has_played(team: Team) -> bool:
+    played = Q(deal_count__gt=0) | Q(home_points__isnull=False)
+    return Match.objects.filter(Q(home_team=team) | Q(away_team=team)).filter(played).exists()
 
 
 @transaction.atomic

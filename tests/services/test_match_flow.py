@@ -2,7 +2,7 @@ import pytest
 from django.core.exceptions import PermissionDenied
 
 from scoring import services
-from scoring.models import AuditEntry, Match
+from scoring.models import AuditEntry, Match, Team
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -134,3 +134,30 @@ def test_an_abandoned_match_counts_as_the_rules_said_when_it_was_voided():
     _change_points(competition, "sv-serie")  # abandoned matches no longer count ...
     played = {row.record.name: row.record.played for row in competition_standings(competition)}
     assert played == {"Hemmalaget": 1, "Bortalaget": 1}  # ... but this one was voided under the old rule
+
+
+# -- a team that has played keeps its players ------------------------------------------------------
+
+
+def test_a_team_that_has_played_keeps_its_players_and_may_swap_their_order():
+    s = f.protocol_setup()
+    home = s["home"]
+    newcomer = f.make_player("Nils Åström", club=home.club)
+    team = Team.objects.get(pk=home.pk)
+    team.player_two = newcomer
+    services.team_save(user=s["secretary"], team=team)  # nothing played yet: allowed
+
+    services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    team = Team.objects.get(pk=home.pk)
+    original = (team.player_one_id, team.player_two_id)
+    team.player_two = f.make_player("Olle Ny", club=home.club)
+    with pytest.raises(services.DomainError) as refusal:
+        services.team_save(user=s["secretary"], team=team)
+    assert "Bilda ett nytt lag" in refusal.value.message
+    assert Team.objects.filter(pk=home.pk).values_list("player_one_id", "player_two_id").get() == original
+
+    team = Team.objects.get(pk=home.pk)
+    team.player_one, team.player_two = team.player_two, team.player_one  # the same pair: allowed
+    team.name = "Hemmalaget II"
+    services.team_save(user=s["secretary"], team=team)
+    assert Team.objects.get(pk=home.pk).name == "Hemmalaget II"
