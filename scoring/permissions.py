@@ -3,7 +3,8 @@
 - A club secretary manages their club's players and teams, the competitions their club organises,
   and the protocols of matches in which their club's team is the home team (the home team keeps the
   protocol, seed 001).
-- A team captain confirms the protocols of their team's matches, never one they entered themselves.
+- A team captain confirms the protocols of their team's matches, never one they entered themselves;
+  for a team without a captain, its club's secretary does.
 """
 
 from __future__ import annotations
@@ -118,4 +119,8 @@ def can_confirm(user, match: Match) -> bool:
     if can_enter_protocol(user, match) and not is_site_admin(user):
         # The home side entered it; nobody from that side confirms their own protocol.
         return False
-    return is_captain_of(user, match.away_team) or is_site_admin(user)
+    if is_captain_of(user, match.away_team) or is_site_admin(user):
+        return True
+    # A team without a captain is spoken for by its club's secretary, or its results could never
+    # be confirmed (and never count where confirmation is required).
+    return match.away_team.captain_id is None and is_secretary_of(user, match.away_team.club_id)

@@ -88,6 +88,7 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
                 | Q(competition__organiser__in=clubs)
                 | Q(home_team__captain=user)
                 | Q(away_team__captain=user)
+                | Q(away_team__club__in=clubs, away_team__captain__isnull=True)
             ).distinct()
         return query
 

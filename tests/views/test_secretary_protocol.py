@@ -560,3 +560,26 @@ def test_a_match_planned_for_a_later_day_says_so_before_its_first_deal(client, s
     match.scheduled_start = timezone.now()
     match.save()
     assert "planerad till" not in client.get(protocol(match)).content.decode()
+
+
+def test_for_an_away_team_without_a_captain_its_club_s_secretary_confirms(client, s):
+    match = finished(s)
+    services.match_submit(match=match, user=s["secretary"], expected_version=match.version)
+    away = s["away"]
+    away.captain = None
+    away.save()
+    away_secretary = f.make_user("bortasekreterare")
+    away.club.secretaries.add(away_secretary)
+    stranger = f.make_user("annan-sekreterare")
+    f.make_club("Tredje klubben", secretary=stranger)
+
+    client.force_login(stranger)
+    assert client.post(reverse("scoring:match-confirm", args=[match.pk]), {"version": match.version + 1}).status_code == 403
+    client.force_login(away_secretary)
+    assert match.pk in [row["match"].pk for row in client.get(reverse("scoring:my-matches")).context["groups"]["to_confirm"]]
+    page = client.get(protocol(match)).content.decode()
+    assert reverse("scoring:match-confirm", args=[match.pk]) in page
+    match.refresh_from_db()
+    assert client.post(reverse("scoring:match-confirm", args=[match.pk]), {"version": match.version}).status_code == 302
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.confirmed_by == away_secretary
