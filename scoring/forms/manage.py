@@ -7,6 +7,7 @@ They validate what a secretary types, with messages that say what to do; the ser
 from __future__ import annotations
 
 from django import forms
+from django.db.models import Q
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
@@ -68,8 +69,17 @@ class TeamForm(forms.ModelForm):
         self.fields["player_two"].queryset = players
         self.fields["player_one"].empty_label = _("(choose a player)")
         self.fields["player_two"].empty_label = _("(choose a player)")
-        users = get_user_model().objects.filter(is_active=True).order_by("first_name", "last_name", "username")
-        self.fields["captain"].queryset = users
+        self.fields["captain"].queryset = self.captain_candidates(club, self.instance.captain_id)
+
+    @staticmethod
+    def captain_candidates(club: Club, current_id: int | None):
+        """The club's own people (its players' accounts, its secretaries, its teams' captains) and
+        accounts nobody has yet; never another club's people or the site's administrators, whose
+        user names are not this club's to see."""
+        own = Q(player__club=club) | Q(secretary_of=club) | Q(captain_of__club=club)
+        unattached = Q(player__isnull=True, secretary_of__isnull=True, captain_of__isnull=True, is_superuser=False)
+        users = get_user_model().objects.filter(is_active=True).filter(own | unattached | Q(pk=current_id))
+        return users.distinct().order_by("first_name", "last_name", "username")
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()

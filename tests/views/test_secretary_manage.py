@@ -272,3 +272,28 @@ def test_a_played_matchs_teams_cannot_change(client, s):
     assert response.status_code == 302  # the teams are locked fields; the table may change
     match.refresh_from_db()
     assert match.home_team == s["team_a"] and match.table == 5
+
+
+def test_the_captain_list_holds_the_club_s_people_and_free_accounts_only():
+    from scoring.forms.manage import TeamForm
+
+    club, other = f.make_club("Klubben"), f.make_club("Andra klubben")
+    own_player = f.make_user("egen-spelare")
+    f.make_player("Egen Spelare", club=club, user=own_player)
+    own_secretary = f.make_user("egen-sekreterare")
+    club.secretaries.add(own_secretary)
+    free = f.make_user("ny-kapten")
+    other_secretary = f.make_user("andra-sekreterare")
+    other.secretaries.add(other_secretary)
+    other_player = f.make_user("andra-spelare")
+    f.make_player("Andra Spelare", club=other, user=other_player)
+    admin = f.make_user("administratoren")
+    admin.is_superuser = True
+    admin.save()
+
+    names = {user.username for user in TeamForm(club=club).fields["captain"].queryset}
+    assert {"egen-spelare", "egen-sekreterare", "ny-kapten"} <= names
+    assert not names & {"andra-sekreterare", "andra-spelare", "administratoren"}
+    # A captain chosen before stays choosable.
+    team = f.make_team(club=club, captain=other_player)
+    assert other_player in TeamForm(club=club, instance=team).fields["captain"].queryset
