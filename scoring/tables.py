@@ -317,7 +317,8 @@ class ResultsTable(FastBodyMixin, tables.Table):
 
     def _status_text(self, record):
         text = match_status_text(record)
-        if record.status == Match.Status.VOID or record.end in (Match.End.FORFEIT, Match.End.WARNINGS):
+        # A walk over says how it was lost; an abandoned match's status says it all already.
+        if record.end in (Match.End.FORFEIT, Match.End.WARNINGS):
             text = f"{text} · {record.get_end_display()}"
         if getattr(record, "preliminary", False):
             return format_html('{} <span class="badge badge--preliminary">{}</span>', text, _("preliminary"))
