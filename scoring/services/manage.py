@@ -16,6 +16,7 @@ from datetime import datetime
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions
@@ -130,8 +131,27 @@ def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
         _require(stored_competition == round.competition_id)
     if Round.objects.filter(competition=round.competition, number=round.number).exclude(pk=round.pk).exists():
         raise DomainError(_("The competition already has a round %(number)s.") % {"number": round.number})
+    old_date = Round.objects.filter(pk=round.pk).values_list("date", flat=True).first() if round.pk else None
     round.save()
+    if old_date and round.date and round.date != old_date:
+        _move_matches_with_their_round(user, round, old_date)
     return round
+
+
+def _move_matches_with_their_round(user, round: Round, old_date) -> None:  # noqa: A002
+    """A round moved to another day takes its matches not yet begun that were set for its old
+    day along, at the same time of day: the pages, the printed protocols and the teams' calendar
+    feeds then all give the new day. A match given a day of its own (postponed) stays."""
+    for match in Match.objects.select_for_update().filter(round=round, status=S.SCHEDULED, scheduled_start__isnull=False):
+        start = timezone.localtime(match.scheduled_start)
+        if start.date() != old_date:
+            continue
+        before = match_snapshot(match)
+        match.scheduled_start = timezone.make_aware(datetime.combine(round.date, start.time().replace(tzinfo=None)))
+        match.version += 1
+        match.save(update_fields=["scheduled_start", "version", "updated_at"])
+        audit_log(match=match, user=user, action="match_update", before=before, after=match_snapshot(match),
+                  reason=_("The round was moved to another day."))
 
 
 def _check_pairing(

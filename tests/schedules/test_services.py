@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from datetime import date, time
+from datetime import date, datetime, time
 
 import pytest
 from django.core.exceptions import PermissionDenied
@@ -237,3 +237,22 @@ def test_import_of_a_file_that_is_not_csv_says_so(league, data):
         "mellan värdena, och välj den filen."
     ]
     assert not Round.objects.filter(competition=competition).exists()
+
+
+def test_a_round_moved_to_another_day_takes_its_matches_along(league):
+    competition, secretary, _ = league
+    schedule_generate_league(competition=competition, user=secretary, start_date=date(2026, 9, 14),
+                             start_time=time(18, 30))
+    round_ = competition.rounds.get(number=1)
+    first, second = round_.matches.order_by("table")
+    postponed_to = timezone.make_aware(datetime(2026, 9, 30, 19, 0))
+    Match.objects.filter(pk=second.pk).update(status=Match.Status.POSTPONED, scheduled_start=postponed_to)
+
+    round_.date = date(2026, 9, 16)
+    services.round_save(user=secretary, round=round_)
+
+    first.refresh_from_db()
+    assert timezone.localtime(first.scheduled_start).replace(tzinfo=None) == datetime(2026, 9, 16, 18, 30)
+    assert AuditEntry.objects.filter(match=first, action="match_update").exists()
+    second.refresh_from_db()
+    assert second.scheduled_start == postponed_to  # a day of its own stays
