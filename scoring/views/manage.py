@@ -21,7 +21,7 @@ from django.views.generic import TemplateView
 
 from scoring import permissions, services
 from scoring.forms.manage import CompetitionForm, MatchForm, PlayerForm, RoundForm, TeamForm
-from scoring.models import Club, Competition, Match, Player, Round, Team
+from scoring.models import Bye, Club, Competition, Match, Player, Round, Team
 
 CONFLICT = 409
 
@@ -274,7 +274,9 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
         matches = Match.objects.select_related("home_team", "away_team").order_by("table", "pk")
         context["competition"] = competition
         context["teams"] = competition.teams.select_related("club").order_by("name")
-        context["rounds"] = competition.rounds.prefetch_related(Prefetch("matches", queryset=matches)).order_by("number")
+        context["rounds"] = competition.rounds.prefetch_related(
+            Prefetch("matches", queryset=matches), Prefetch("byes", queryset=Bye.objects.select_related("team"))
+        ).order_by("number")
         context["loose_matches"] = competition.matches.filter(round__isnull=True).select_related(
             "home_team", "away_team"
         )

@@ -297,3 +297,20 @@ def test_the_captain_list_holds_the_club_s_people_and_free_accounts_only():
     # A captain chosen before stays choosable.
     team = f.make_team(club=club, captain=other_player)
     assert other_player in TeamForm(club=club, instance=team).fields["captain"].queryset
+
+
+def test_the_competition_page_links_the_printouts_and_names_the_byes(client, s):
+    from scoring.models import Bye, Round
+
+    client.force_login(s["secretary"])
+    competition = s["competition"]
+    round_ = Round.objects.create(competition=competition, number=1)
+    home, away, resting = (f.make_team(f"Lag {name}", club=s["club"]) for name in "XYZ")
+    competition.teams.add(home, away, resting)
+    f.make_match(home=home, away=away, competition=competition, round_number=1)
+    Bye.objects.create(round=round_, team=resting)
+
+    html = client.get(reverse("scoring:manage-competition", args=[competition.pk])).content.decode()
+    assert reverse("scoring:round-protocols-pdf", args=[competition.pk, 1]) in html
+    assert reverse("scoring:competition-xlsx", args=[competition.pk]) in html
+    assert "Lag Z har frirond." in html
