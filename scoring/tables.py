@@ -14,6 +14,7 @@ from operator import attrgetter
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
+from django.utils import timezone
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
@@ -312,11 +313,16 @@ class ResultsTable(FastBodyMixin, tables.Table):
             "status", record.status, record.end, getattr(record, "preliminary", False),
             record.deal_count if record.status == Match.Status.IN_PROGRESS else None,
             record.competition_id if record.status == Match.Status.FINISHED else None,
+            record.scheduled_start if record.status == Match.Status.POSTPONED else None,
         )
         return self._once(key, lambda: self._status_text(record))
 
     def _status_text(self, record):
         text = match_status_text(record)
+        if record.status == Match.Status.POSTPONED and record.scheduled_start:
+            # The players need the new day more than the word.
+            when = date_format(timezone.localtime(record.scheduled_start), "j F H:i")
+            text = _("Postponed to %(when)s") % {"when": when}
         # A walk over says how it was lost; an abandoned match's status says it all already.
         if record.end in (Match.End.FORFEIT, Match.End.WARNINGS):
             text = f"{text} · {record.get_end_display()}"

@@ -109,3 +109,17 @@ def test_a_public_page_sends_no_inline_script_or_style(client, league):
     assert "<script>" not in content
     assert " style=" not in content
     assert "<style" not in content
+
+
+def test_a_postponed_match_shows_its_new_time_in_the_results(client, league):
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    from scoring.models import Match
+
+    later = league["later"]
+    new_start = timezone.make_aware(datetime(2026, 12, 3, 18, 30))
+    Match.objects.filter(pk=later.pk).update(status=Match.Status.POSTPONED, scheduled_start=new_start)
+    html = client.get(reverse("scoring:round-detail", args=[league["competition"].pk, 2])).content.decode()
+    assert "Uppskjuten till 3 december 18:30" in html
