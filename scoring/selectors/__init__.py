@@ -24,7 +24,7 @@ ICU collation "sv-SE-x-icu" in PostgreSQL (`order_by_name`).
 
 from __future__ import annotations
 
-from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q
+from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q, with_play
 from .names import SWEDISH_COLLATION, order_by_name
 from .players import PlayerStatistics, player_statistics
 from .results import round_byes, round_results, team_results
@@ -41,6 +41,7 @@ __all__ = [
     "order_by_name",
     "player_statistics",
     "preliminary_q",
+    "with_play",
     "round_byes",
     "round_results",
     "standings_preliminary_count",

@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 
 from scoring.models import Competition, Match
 
@@ -33,6 +33,13 @@ def counted_q(competition: Competition, *, include_preliminary: bool = False, pr
     q = Q(**{f"{prefix}status__in": statuses + (S.VOID,)})
     # Only rows the services gave a result.
     return q & Q(**{f"{prefix}home_points__isnull": False})
+
+
+def with_play(matches: QuerySet) -> QuerySet:
+    """The matches in which something has happened: a deal recorded, or a state past scheduled or
+    postponed (started, a result, void). A competition's schedule and a team's pair are fixed once
+    any match has play."""
+    return matches.filter(Q(deal_count__gt=0) | ~Q(status__in=(S.SCHEDULED, S.POSTPONED)))
 
 
 def preliminary_q(competition: Competition) -> Q:

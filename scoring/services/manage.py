@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.models import Club, Competition, Match, Player, Round, Team
+from scoring.selectors import with_play
 
 from .audit import audit_log, match_snapshot
 from .errors import DomainError, MatchStateError, StaleMatchError
@@ -74,7 +75,7 @@ def team_save(*, user, team: Team) -> Team:
         raise DomainError(_("A team is two different players."))
     if team.player_one.club_id != team.club_id or team.player_two.club_id != team.club_id:
         raise DomainError(_("Both players must belong to the team's club."))
-    if team.pk is not None and _players_change(team) and _has_played(team):
+    if team.pk is not None and _players_change(team) and with_play(Match.objects.filter(Q(home_team=team) | Q(away_team=team))).exists():
         # Protocols, the players' pages and their statistics name a match's players through its
         # team: new players would take over the old ones' matches.
         raise DomainError(_(
@@ -88,11 +89,6 @@ def team_save(*, user, team: Team) -> Team:
 def _players_change(team: Team) -> bool:
     stored = Team.objects.filter(pk=team.pk).values_list("player_one_id", "player_two_id").first()
     return stored is not None and set(stored) != {team.player_one_id, team.player_two_id}
-
-
-def _has_played(team: Team) -> bool:
-    played = Q(deal_count__gt=0) | Q(home_points__isnull=False)
-    return Match.objects.filter(Q(home_team=team) | Q(away_team=team)).filter(played).exists()
 
 
 @transaction.atomic

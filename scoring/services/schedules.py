@@ -27,7 +27,8 @@ from django.utils.translation import gettext as _, ngettext
 from scoring import permissions
 from scoring.engine.standings import swedish_sort_key
 from scoring.fixture_file import FixtureProblem, read_fixtures
-from scoring.models import Bye, Competition, Deal, Match, Round, Team
+from scoring.models import Bye, Competition, Match, Round, Team
+from scoring.selectors import with_play
 from scoring.schedules import round_dates, round_robin, swiss_pairings
 from scoring.selectors import competition_standings, counted_q
 
@@ -45,7 +46,6 @@ __all__ = [
 ]
 
 S = Match.Status
-UNPLAYED = (S.SCHEDULED, S.POSTPONED)
 
 
 class ScheduleError(DomainError):
@@ -65,10 +65,7 @@ class FixtureImportError(ScheduleError):
 
 def competition_has_play(competition: Competition) -> bool:
     """True once any match has a deal or a result: the schedule is then fixed."""
-    return (
-        Deal.objects.filter(match__competition=competition).exists()
-        or competition.matches.exclude(status__in=UNPLAYED).exists()
-    )
+    return with_play(competition.matches).exists()
 
 
 def round_is_complete(round: Round) -> bool:
