@@ -101,14 +101,15 @@ def problem_text(problem: Problem) -> str:
     return _format(template, problem.params)
 
 
-def problem_location(problem: Problem, deal_number: int | None = None) -> str:
+def location(deal_number: int | None, side: str | None, field: str | None) -> str:
+    """'Giv 3, bortalaget, givpoäng': where on the protocol something is."""
     parts = []
     if deal_number is not None:
         parts.append(gettext("Deal %(number)s") % {"number": deal_number})
-    if problem.side:
-        parts.append(str(SIDE_LABELS[problem.side]))
-    label = field_label(problem.field)
-    if label and problem.field != "deal":
+    if side:
+        parts.append(str(SIDE_LABELS[side]))
+    label = field_label(field)
+    if label and field != "deal":
         parts.append(label)
     return ", ".join(parts)
 
@@ -117,18 +118,18 @@ def field_error_message(field: str, text: str, deal_number: int | None = None) -
     """A form's own error (not a number, far too large …) located like an engine problem:
     'Giv 3, hemmalaget, kortpoäng: skriv ett heltal …'."""
     side = field.split("_", 1)[0] if field.startswith(("home_", "away_")) else None
-    location = problem_location(Problem("form", side, field), deal_number)
-    if not location:
+    where = location(deal_number, side, field)
+    if not where:
         return text
-    return f"{location}: {text[:1].lower()}{text[1:]}"
+    return f"{where}: {text[:1].lower()}{text[1:]}"
 
 
 def problem_message(problem: Problem, deal_number: int | None = None) -> str:
     """A whole sentence naming deal, side and field: 'Giv 3, bortalaget, givpoäng: …'."""
-    location = problem_location(problem, deal_number)
+    where = location(deal_number, problem.side, problem.field)
     text = problem_text(problem)
-    if location:
-        return f"{location}: {text}"
+    if where:
+        return f"{where}: {text}"
     return text[:1].upper() + text[1:]
 
 
