@@ -124,6 +124,15 @@ class Team(models.Model):
         return (self.player_one, self.player_two)
 
 
+class ClubTableOrder(models.TextChoices):
+    """Which figures rank the clubs of a club table, in order (the Swedish series rank "on wins and
+    card points": match points, then card points for)."""
+
+    POINTS_CARDS = "points-cards", _("Match points, then card points")
+    POINTS_DIFFERENCE = "points-difference", _("Match points, then card-point difference")
+    CARDS = "cards", _("Card points only")
+
+
 class Competition(models.Model):
     class Kind(models.TextChoices):
         LEAGUE = "league", _("League series")
@@ -161,6 +170,14 @@ class Competition(models.Model):
     )
     is_public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # An inter-club series may rank the clubs too, on the sum of their pairs' results
+    # (scoring.selectors.club_tables).
+    has_club_table = models.BooleanField(
+        _("club table"), default=False, help_text=_("Rank the clubs too, on the sum of their pairs' results.")
+    )
+    club_table_order = models.CharField(
+        _("club table ranks on"), max_length=30, choices=ClubTableOrder.choices, default=ClubTableOrder.POINTS_CARDS
+    )
 
     class Meta:
         verbose_name = _("competition")

@@ -8,6 +8,7 @@ from django.urls import path
 
 from scoring.cache import competition_stamp, match_stamp, public_page, team_stamp
 from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
+from scoring.views import federation
 from scoring.views import schedules as schedule_views
 
 # Public pages wrapped in public_page(...) are cached per viewer class (scoring/cache.py, issue 7).
@@ -98,4 +99,11 @@ urlpatterns = [
     path("manage/competitions/<int:pk>/schedule/pair/", schedule_views.SchedulePairRoundView.as_view(), name="manage-schedule-pair"),
     path("manage/competitions/<int:pk>/schedule/import/", schedule_views.FixturesImportView.as_view(), name="manage-fixtures-import"),
     # -- end of schedules
+    # -- federation: ranking lists, the rating, club tables
+    path("rankings/", federation.RankingsView.as_view(), name="rankings"),
+    path("rankings/players/<int:pk>/", federation.RankingMatchesView.as_view(list_kind="players"), name="ranking-player"),
+    path("rankings/pairs/<int:pk>/", federation.RankingMatchesView.as_view(list_kind="pairs"), name="ranking-pair"),
+    path("rankings/rating/", federation.RatingExplainedView.as_view(), name="rating-explained"),
+    path("competitions/<int:pk>/clubs/", federation.CompetitionClubsView.as_view(), name="competition-clubs"),
+    # -- end of federation
 ]
