@@ -28,13 +28,27 @@ def rating_text(value) -> str:
     return "–" if value is None else format_points(round(value))
 
 
+class LegendMixin:
+    """The abbreviations of the table's shown columns, for the legend under it (a column whose
+    short header is its whole name needs none)."""
+
+    @property
+    def legend(self):
+        pairs = []
+        for column in self.columns:
+            short, full = getattr(column.column, "short", None), getattr(column.column, "full", None)
+            if short and str(short) != str(full):
+                pairs.append((short, full))
+        return pairs
+
+
 def _rank(record):
     if record.tied:
         return format_html('{}<span class="visually-hidden"> {}</span>', record.rank_label, _("(shared)"))
     return record.rank_label
 
 
-class RankingTable(tables.Table):
+class RankingTable(LegendMixin, tables.Table):
     """Rows are selectors.rankings.RankingRow; `list_kind` is "players" or "pairs"."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
@@ -93,7 +107,7 @@ class RankingTable(tables.Table):
         return rating_text(record.rating)
 
 
-class RankingMatchesTable(tables.Table):
+class RankingMatchesTable(LegendMixin, tables.Table):
     """Rows are selectors.rankings.MatchFigures: the matches behind a ranking row."""
 
     match = tables.Column(empty_values=(), verbose_name=_("Match"), attrs={"td": {"class": "ranking-matches__match"}})
@@ -148,7 +162,7 @@ class RankingMatchesTable(tables.Table):
         )
 
 
-class ClubTable(tables.Table):
+class ClubTable(LegendMixin, tables.Table):
     """Rows are engine StandingRows whose record is a club's sum (selectors.club_tables)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)

@@ -114,6 +114,8 @@ class CompetitionForm(forms.ModelForm):
             "points_key",
             "requires_confirmation",
             "is_public",
+            "has_club_table",
+            "club_table_order",
             "teams",
         ]
         error_messages = {
