@@ -178,6 +178,10 @@ class Competition(models.Model):
     club_table_order = models.CharField(
         _("club table ranks on"), max_length=30, choices=ClubTableOrder.choices, default=ClubTableOrder.POINTS_CARDS
     )
+    # Set by the season services when the competition's season is closed (scoring.services.seasons):
+    # the competition is then a read-only archive and every service refuses to change it. Stored on
+    # the competition so that saving a deal needs no extra query to know.
+    archived = models.BooleanField(_("archived"), default=False, editable=False)
 
     class Meta:
         verbose_name = _("competition")
@@ -485,3 +489,31 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.team}"
+
+
+class Season(models.Model):
+    """A season ("2026/27") of the competitions that name it. An administrator closes it when it is
+    over (scoring.services.seasons): its competitions become read-only archives."""
+
+    name = models.CharField(_("name"), max_length=20, unique=True, help_text=_("For example 2026/27."))
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("closed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None

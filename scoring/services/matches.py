@@ -27,6 +27,7 @@ from scoring.models import Deal, Match
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
+from .seasons import require_open
 
 S = Match.Status
 
@@ -47,6 +48,8 @@ def _lock(match: Match, expected_version: int | None) -> Match:
         .select_related("competition", "home_team", "away_team")
         .get(pk=match.pk)
     )
+    # A competition of a closed season is an archive: no service changes its matches.
+    require_open(locked.competition)
     # Every service locks the match before it changes it: cached standings and pages of the
     # competition are old once the change commits (scoring/cache.py).
     bump_competition_on_commit(locked.competition_id)
@@ -255,6 +258,8 @@ def deals_record(
         bump_competition_on_commit(match.competition_id)
     else:
         match = _lock(match, expected_version)
+    if read_at_version:
+        require_open(match.competition)  # _lock checks it otherwise
     try:
         _require(permissions.can_enter_protocol(user, match))
         if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
