@@ -194,6 +194,12 @@ def _check_header(header: Sequence[Any]) -> list[str]:
     return names
 
 
+# Texts already read as numbers, and their values (bounded: a file of odd numbers cannot grow it
+# without end).
+_KNOWN_NUMBERS: dict[str, int] = {}
+_KNOWN_NUMBERS_LIMIT = 20_000
+
+
 class _RowReader:
     """Turns the cells of one row into a DealEntry, by the positions the header gave each column
     (looked up once per file, not once per cell)."""
@@ -216,32 +222,48 @@ class _RowReader:
     def __call__(self, cells: Sequence[Any], line: int) -> DealEntry:
         if len(cells) < self.width:
             cells = [*cells, *([None] * (self.width - len(cells)))]
+        known = _KNOWN_NUMBERS
         number = parse_number(cells[self.deal], line, "deal")
         if number is None:
             raise ProtocolFileError("missing-value", line, "deal")
-        sides: dict[str, SideEntry] = {}
+        sides: list[SideEntry] = []
         for side, int_columns, melded in self.sides:
-            ints = {
-                name: None if index is None else parse_number(cells[index], line, column)
-                for name, column, index in int_columns
-            }
-            if ints["cards"] is None:
+            ints: list[int | None] = []
+            for _name, column, index in int_columns:
+                if index is None:
+                    ints.append(None)
+                    continue
+                cell = cells[index]
+                if cell is None or cell == "":
+                    ints.append(None)
+                    continue
+                # Protocols repeat the same few hundred numbers: each text is read once.
+                value = known.get(cell) if type(cell) is str else None
+                if value is None:
+                    value = parse_number(cell, line, column)
+                    if value is not None and type(cell) is str and len(known) < _KNOWN_NUMBERS_LIMIT:
+                        known[cell] = value
+                ints.append(value)
+            cards, natural, mixed, red3, penalty, written_min, written_score, written_total = ints
+            if cards is None:
                 raise ProtocolFileError("missing-value", line, f"{side}_cards")
-            sides[side] = SideEntry(
-                cards=ints["cards"],
-                natural=ints["natural"] or 0,
-                mixed=ints["mixed"] or 0,
-                red3=ints["red3"] or 0,
-                penalty=ints["penalty"] or 0,
-                melded=None if melded is None else _parse_yes_no(cells[melded], line, f"{side}_melded"),
-                written_min=ints["min"],
-                written_score=ints["score"],
-                written_total=ints["total"],
+            sides.append(
+                SideEntry(
+                    cards,
+                    natural or 0,
+                    mixed or 0,
+                    red3 or 0,
+                    penalty or 0,
+                    None if melded is None else _parse_yes_no(cells[melded], line, f"{side}_melded"),
+                    written_min,
+                    written_score,
+                    written_total,
+                )
             )
         return DealEntry(
             number=number,
-            home=sides["home"],
-            away=sides["away"],
+            home=sides[0],
+            away=sides[1],
             out=None if self.out is None else _parse_choice(cells[self.out], line, "out", SIDES),
             concealed=self.concealed is not None
             and bool(_parse_yes_no(cells[self.concealed], line, "concealed", empty_is_no=True)),
