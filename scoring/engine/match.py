@@ -32,7 +32,7 @@ MATCH_END_CLOCK = "clock"
 MANY_DEALS_IN_TIMED_MATCH = 15
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReplayedDeal:
     entry: DealEntry
     score: DealScore
@@ -54,7 +54,7 @@ class ReplayedDeal:
         return self.home_min_before if side == HOME else self.away_min_before
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Outcome:
     """How a finished match counts: the winner and each side's match points."""
 
