@@ -41,7 +41,9 @@ ESTABLISHED_AFTER = 30
 RESULT = {"home": (1.0, 0.0), "away": (0.0, 1.0), "draw": (0.5, 0.5)}
 
 
-@dataclass(frozen=True)
+# Plain slotted dataclasses, as the engine's other values: a federation's history makes one
+# RatingChange per player and match, and a frozen dataclass's setattr per field costs.
+@dataclass(slots=True)
 class RatedMatch:
     """One played match: `home` and `away` are each the two player ids of a side; `winner` is
     "home", "away" or "draw"."""
@@ -52,7 +54,7 @@ class RatedMatch:
     winner: str
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RatingChange:
     """What one match did to one player's rating."""
 
