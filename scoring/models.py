@@ -104,6 +104,9 @@ class Team(models.Model):
         blank=True,
         related_name="captain_of",
     )
+    # A partnership drawn for one round of an individual competition, not a fixed pair: it is
+    # left out of the pairs' ranking lists, and its matches count for its players one by one.
+    rotating = models.BooleanField(_("rotating partnership"), default=False)
 
     class Meta:
         verbose_name = _("team")
@@ -137,6 +140,9 @@ class Competition(models.Model):
     class Kind(models.TextChoices):
         LEAGUE = "league", _("League series")
         TOURNAMENT = "tournament", _("Tournament")
+        # Players sign up alone and are drawn into new partnerships each round
+        # (scoring.services.individual).
+        INDIVIDUAL = "individual", _("Individual (partners rotate)")
 
     name = models.CharField(_("name"), max_length=150)
     season = models.CharField(_("season"), max_length=20, help_text=_("For example 2026/27."))
@@ -182,6 +188,10 @@ class Competition(models.Model):
     # the competition is then a read-only archive and every service refuses to change it. Stored on
     # the competition so that saving a deal needs no extra query to know.
     archived = models.BooleanField(_("archived"), default=False, editable=False)
+    entrants = models.ManyToManyField(
+        Player, verbose_name=_("players signed up"), related_name="individual_competitions", blank=True,
+        help_text=_("In an individual competition: the players drawn into partnerships each round."),
+    )
 
     class Meta:
         verbose_name = _("competition")
@@ -207,6 +217,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("round"))
     date = models.DateField(_("date"), null=True, blank=True)
     clock_started_at = models.DateTimeField(_("hall clock started"), null=True, blank=True)
+    # Individual competitions: the seed round one was drawn from (so the draw can be made again),
+    # and who sat out (more players than a multiple of four).
+    pairing_seed = models.BigIntegerField(_("seed of the draw"), null=True, blank=True)
+    sitting_out = models.ManyToManyField(Player, verbose_name=_("sitting out"), related_name="+", blank=True)
 
     class Meta:
         verbose_name = _("round")

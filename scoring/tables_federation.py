@@ -196,3 +196,39 @@ class ClubTable(LegendMixin, tables.Table):
 
     def render_difference(self, value):
         return format_points(value, signed=True)
+
+
+class IndividualTable(LegendMixin, tables.Table):
+    """Rows are selectors.individual.PlayerTableRow (record: an engine BuchholzRecord)."""
+
+    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    player = tables.Column(accessor="record__name", verbose_name=_("Player"), attrs={"td": {"class": "standings__team"}})
+    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
+    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
+    points = MatchPointsColumn(
+        accessor="record__points", short=_SHORT["points"], full=_FULL["points"],
+        attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
+    )
+    card_points_for = PointsColumn(accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"])
+    buchholz = MatchPointsColumn(
+        accessor="record__buchholz", short=pgettext_lazy("standings column, short", "Bh"),
+        full=_("Buchholz (the opponents' match points)"),
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table individual-table"}
+        row_attrs = {"data-player-id": lambda record: record.record.team_id}
+
+    def __init__(self, data, *, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_rank(self, record):
+        return _rank(record)
+
+    def render_player(self, record):
+        return format_html(
+            '<a href="{}">{}</a> <span class="individual-table__club">{}</span>',
+            reverse("scoring:player-detail", args=[record.record.team_id]), record.record.name, record.club,
+        )

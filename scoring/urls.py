@@ -105,5 +105,7 @@ urlpatterns = [
     path("rankings/pairs/<int:pk>/", federation.RankingMatchesView.as_view(list_kind="pairs"), name="ranking-pair"),
     path("rankings/rating/", federation.RatingExplainedView.as_view(), name="rating-explained"),
     path("competitions/<int:pk>/clubs/", federation.CompetitionClubsView.as_view(), name="competition-clubs"),
+    path("competitions/<int:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
+    path("manage/competitions/<int:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
     # -- end of federation
 ]

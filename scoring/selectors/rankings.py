@@ -94,6 +94,9 @@ def _aggregate(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
     totals: dict[int, dict] = {}
     for side, path in _sides(list_kind):
         matches = _filtered(filter)
+        if list_kind == PAIRS:
+            # A partnership drawn for one round of an individual competition is no fixed pair.
+            matches = matches.filter(**{f"{path}__rotating": False})
         if filter.club:
             matches = matches.filter(**{f"{path}__club": filter.club})
         rows = (

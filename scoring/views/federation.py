@@ -1,22 +1,32 @@
-"""Public pages above and beside a competition's table: ranking lists of players and pairs, the
-matches behind a ranking row, how the rating works, and the club table of an inter-club series.
-Thin: the reads are scoring.selectors.rankings, .rating and .club_tables."""
+"""Pages above and beside a competition's table: ranking lists of players and pairs, the matches
+behind a ranking row, how the rating works, the club table of an inter-club series, and the
+players' table of an individual competition with its organiser's page (sign-up, the draw).
+Thin: the reads are scoring.selectors.rankings, .rating, .club_tables and .individual; the writes
+scoring.services.individual."""
 
 from __future__ import annotations
 
-from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.contrib import messages
+from django.http import Http404, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
+from django.views import View
 from django.views.generic import TemplateView
 
 from scoring.engine.rating import ESTABLISHED_AFTER, K_ESTABLISHED, K_NEW, START, expected_score
+from scoring.forms.individual import IndividualRoundForm, SignupForm
 from scoring.models import Club, Competition, Player, Team
 from scoring.selectors import rankings as ranking_selectors
 from scoring.selectors.club_tables import club_standings
+from scoring.selectors.individual import individual_standings
 from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter
-from scoring.tables_federation import ClubTable, RankingMatchesTable, RankingTable, rating_text
+from scoring.services.errors import DomainError
+from scoring.services.individual import individual_pair_round, individual_signup
+from scoring.tables_federation import ClubTable, IndividualTable, RankingMatchesTable, RankingTable, rating_text
 
+from .manage import CompetitionManagerMixin
 from .public import CompetitionMixin, PublicPageMixin
 
 
@@ -119,3 +129,77 @@ class CompetitionClubsView(CompetitionMixin, TemplateView):
         table = ClubTable(club_standings(competition), caption=_("Club table"))
         context.update(competition=competition, table=table, order=competition.get_club_table_order_display())
         return context
+
+
+# -- individual competitions (partners rotate) -------------------------------------------------
+
+
+class CompetitionPlayersView(CompetitionMixin, TemplateView):
+    """`/competitions/<id>/players/`: the individual table (match points, card points, Buchholz)."""
+
+    template_name = "scoring/federation/competition_players.html"
+
+    def get_context_data(self, **kwargs):
+        context = super(CompetitionMixin, self).get_context_data(**kwargs)
+        competition = self.competition
+        if competition.kind != Competition.Kind.INDIVIDUAL:
+            raise Http404("Not an individual competition.")
+        context.update(
+            competition=competition,
+            table=IndividualTable(individual_standings(competition), caption=_("Players' table")),
+            rounds=competition.rounds.order_by("number").prefetch_related("sitting_out"),
+        )
+        return context
+
+
+class IndividualManageView(CompetitionManagerMixin, View):
+    """The organiser's page of an individual competition: sign players up, draw the next round."""
+
+    template_name = "scoring/federation/individual_manage.html"
+
+    def back_url(self) -> str:
+        return reverse("scoring:manage-competition", args=[self.competition.pk])
+
+    def page(self, signup=None, pairing=None, *, error=None, status=200):
+        competition = self.competition
+        last = competition.rounds.order_by("-number").first()
+        context = {
+            "competition": competition,
+            "signup": signup or SignupForm(competition=competition),
+            "pairing": pairing or IndividualRoundForm(),
+            "error": error,
+            "back_url": self.back_url(),
+            "entrant_count": competition.entrants.count(),
+            "next_round": (last.number if last else 0) + 1,
+            "first_round": last is None,
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        return self.page()
+
+    def post(self, request, pk):
+        competition = self.competition
+        try:
+            if request.POST.get("action") == "pair":
+                form = IndividualRoundForm(request.POST)
+                if not form.is_valid():
+                    return self.page(pairing=form, error=_("Nothing was saved: correct the marked fields."))
+                data = form.cleaned_data
+                round_ = individual_pair_round(competition=competition, user=request.user, on=data["date"],
+                                               start_time=data["start_time"], seed=data["seed"])
+                message = _("Round %(number)s is drawn.") % {"number": round_.number}
+                if round_.repeats:
+                    message += " " + _("No draw without a repeat was possible; some players partner or meet again.")
+            else:
+                form = SignupForm(request.POST, competition=competition)
+                if not form.is_valid():
+                    return self.page(signup=form, error=_("Nothing was saved: correct the marked fields."))
+                individual_signup(competition=competition, players=form.cleaned_data["players"], user=request.user)
+                message = _("The players are saved.")
+        except DomainError as refusal:
+            signup = form if isinstance(form, SignupForm) else None
+            pairing = form if isinstance(form, IndividualRoundForm) else None
+            return self.page(signup, pairing, error=refusal.message, status=409)
+        messages.success(request, message)
+        return HttpResponseRedirect(self.back_url())
