@@ -21,7 +21,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from scoring import compiled_queries, permissions
+from scoring import permissions
 from scoring.engine import HOME, MatchState, Problem, ReplayedDeal, SideScore
 from scoring.models import Competition, Match, Player, Round, Team
 from scoring.selectors import PlayerStatistics, player_statistics
@@ -73,25 +73,12 @@ MATCH_PAGE_RELATED = (
     "home_substitute",
     "away_substitute",
 )
-# Stands for the match's id in the compiled query of a public match.
-_MATCH = -7_340_000_049
-
-
 def get_visible_match(pk: int, user=None) -> Match:
+    matches = Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=pk)
     if getattr(user, "is_authenticated", False):
-        match = (
-            Match.objects.select_related(*MATCH_PAGE_RELATED)
-            .filter(competition__in=visible_competitions(user))
-            .filter(pk=pk)
-            .first()
-        )
+        match = matches.filter(competition__in=visible_competitions(user)).first()
     else:
-        # Visitors: a match of a public competition, by SQL compiled once (scoring/compiled_queries.py).
-        match = compiled_queries.get_one(
-            ("public-match",),
-            lambda: Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=_MATCH, competition__is_public=True),
-            {_MATCH: pk},
-        )
+        match = matches.filter(competition__is_public=True).first()
     if match is None:
         raise Http404("No such match.")
     return match

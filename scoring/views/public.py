@@ -5,12 +5,12 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from scoring import public_selectors, selectors
 from scoring.models import Club, Match, Player, Team
-from scoring.table_html import UrlMaker
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable, match_status_text
 
 
@@ -138,10 +138,8 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        # A league has a link per round (38 for 20 teams): the URL is reversed once (issue 7).
-        urls = UrlMaker()
         pk = self.competition.pk
-        context["round_links"] = [(r, urls("scoring:round-detail", pk, r.number)) for r in context["rounds"]]
+        context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
         return context
 
 

@@ -16,7 +16,7 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
 
-from scoring import compiled_queries, permissions
+from scoring import permissions
 from scoring.adapters import deal_to_entry, minutes_between
 from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
 from scoring.messages import FIELD_LABELS, field_error_message, problem_message
@@ -99,11 +99,6 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
     )
 
 
-# Stand for the match's and the user's ids in the compiled match query (MatchAccessMixin.read_match).
-_MATCH = -7_310_000_019
-_USER = -7_320_000_029
-
-
 class MatchAccessMixin(LoginRequiredMixin):
     """Loads the match named by `pk`; anonymous users go to the login page, others without the
     `access` right ("view" or "enter") get 403."""
@@ -115,7 +110,7 @@ class MatchAccessMixin(LoginRequiredMixin):
     # ids only; the away team is read only if someone other than the protocol keeper posts).
     SAVE_RELATED = ("competition", "home_team")
     # A view whose POST saves and then redirects (POST-redirect-GET) reads only SAVE_RELATED for
-    # it; a refusal that shows the page reads the rest through page_match() (issue 7).
+    # it; a refusal that shows the page reads the rest through page_match().
     saves_then_redirects = False
 
     def match_related(self, request) -> tuple[str, ...]:
@@ -136,16 +131,12 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     def read_match(self, related: tuple[str, ...], pk: int) -> Match:
         """The match with `related`, or 404, and whether the user is a secretary of its home club
-        and its organiser (permissions.secretary_flags), in one query compiled once
-        (scoring/compiled_queries.py): compiling it was a tenth of saving a deal (issue 7)."""
+        and its organiser (permissions.secretary_flags), in one query."""
         user = self.request.user
-        match = compiled_queries.get_one(
-            ("protocol-match", related),
-            lambda: Match.objects.select_related(*related).filter(pk=_MATCH).annotate(**permissions.secretary_flags(_USER)),
-            {_MATCH: pk, _USER: user.pk},
-        )
-        if match is None:
-            raise Http404("No match with that number.")
+        try:
+            match = Match.objects.select_related(*related).annotate(**permissions.secretary_flags(user.pk)).get(pk=pk)
+        except Match.DoesNotExist:
+            raise Http404("No match with that number.") from None
         permissions.remember_secretary_flags(user, match)
         return match
 
