@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.models import Match
+from scoring.selectors.protocols import has_score, status_text
 from scoring.templatetags.public_format import format_match_points, format_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -166,29 +167,6 @@ class StandingsTable(tables.Table):
 
 # -- results ---------------------------------------------------------------------------------------
 
-STATUS_TEXT = {
-    Match.Status.SCHEDULED: _("Not started"),
-    Match.Status.IN_PROGRESS: _("In progress"),
-    Match.Status.FINISHED: _("Finished, not yet submitted"),
-    Match.Status.SUBMITTED: _("Awaiting confirmation"),
-    Match.Status.CONFIRMED: _("Confirmed"),
-    Match.Status.POSTPONED: _("Postponed"),
-    Match.Status.VOID: _("Abandoned"),
-}
-
-
-def match_status_text(match: Match) -> str:
-    if match.status == Match.Status.IN_PROGRESS:
-        return _("In progress, deal %(number)s") % {"number": match.deal_count + 1}
-    if match.status == Match.Status.FINISHED and not match.competition.requires_confirmation:
-        return _("Finished")
-    return STATUS_TEXT.get(match.status, match.get_status_display())
-
-
-def has_score(match: Match) -> bool:
-    return match.deal_count > 0 or match.end in (Match.End.FORFEIT, Match.End.WARNINGS)
-
-
 class ResultsTable(tables.Table):
     """Rows are Match objects (with competition, home_team and away_team selected); rows from
     selectors.round_results carry `preliminary`, marked with a word."""
@@ -302,7 +280,7 @@ class ResultsTable(tables.Table):
         return self._once(key, lambda: self._status_text(record))
 
     def _status_text(self, record):
-        text = match_status_text(record)
+        text = status_text(record)
         if record.status == Match.Status.POSTPONED and record.scheduled_start:
             # The players need the new day more than the word.
             when = date_format(timezone.localtime(record.scheduled_start), "j F H:i")
