@@ -19,7 +19,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, ngettext
 
 from scoring import permissions
-from scoring.cache import bump_competition_on_commit
 from scoring.engine.individual import PairingHistory, PlayerStanding, pair_round
 from scoring.models import Competition, Match, Player, Round, Team
 from scoring.selectors.counting import counted_q
@@ -61,7 +60,6 @@ def individual_signup(*, competition: Competition, players, user) -> Competition
     competition.entrants.set(chosen)
     audit_log(match=None, user=user, action="individual_signup", object_type="competition", object_id=competition.pk,
               before={"players": before}, after={"players": sorted(chosen)})
-    bump_competition_on_commit(competition.pk)
     return competition
 
 
@@ -136,6 +134,5 @@ def individual_pair_round(
         after={"round": number, "seed": seed if first else None, "tables": tables,
                "sitting_out": [entrants[pid].name for pid in pairing.sitting_out], "repeats": pairing.repeats},
     )
-    bump_competition_on_commit(competition.pk)
     round_.repeats = pairing.repeats
     return round_

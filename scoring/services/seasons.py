@@ -15,7 +15,6 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring import permissions
-from scoring.cache import bump_all
 from scoring.models import Competition, Season
 
 from .audit import audit_log
@@ -66,7 +65,6 @@ def season_close(*, name: str, user) -> Season:
     Competition.objects.filter(pk__in=archived).update(archived=True)
     audit_log(match=None, user=user, action="season_close", object_type="season", object_id=season.pk,
               after={"season": name, "competitions": archived})
-    transaction.on_commit(bump_all)
     return season
 
 
@@ -86,5 +84,4 @@ def season_reopen(*, name: str, user, reason: str) -> Season:
     Competition.objects.filter(pk__in=reopened).update(archived=False)
     audit_log(match=None, user=user, action="season_reopen", object_type="season", object_id=season.pk,
               reason=reason, after={"season": name, "competitions": reopened})
-    transaction.on_commit(bump_all)
     return season
