@@ -267,6 +267,13 @@ def fixtures_import_case(w):
     }
 
 
+def individual_signup_case(w):
+    """An individual club night of the home club: its players signed up one by one."""
+    night = f.make_competition(organiser=w.home_club, name="Klubbkväll", kind="individual")
+    players = [f.make_player(f"Kvällsspelare {n}", club=w.home_club) for n in range(4)]
+    return reverse("scoring:manage-individual", args=[night.pk]), {"action": "signup", "players": [p.pk for p in players]}
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 MATRIX: dict[str, Case] = {
@@ -302,6 +309,8 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-schedule-generate": Case(KEEPER, schedule_generate_case),
     "scoring:manage-schedule-pair": Case(KEEPER, schedule_pair_case),
     "scoring:manage-fixtures-import": Case(KEEPER, fixtures_import_case),
+    # individual club nights (federation.py)
+    "scoring:manage-individual": Case(KEEPER, individual_signup_case),
 }
 
 # Views that accept POST but are not about club, competition or match data, with the reason.
