@@ -6,6 +6,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine.standings import swedish_sort_key
 from scoring.models import Player
 
 from .schedules import DateInput, TimeInput
@@ -24,8 +25,15 @@ class SignupForm(forms.Form):
 
     def __init__(self, *args, competition, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = Player.objects.select_related("club").order_by("club__name", "name")
-        self.fields["players"].initial = list(competition.entrants.values_list("pk", flat=True))
+        field = self.fields["players"]
+        field.queryset = Player.objects.select_related("club")
+        # By club, then name, the Swedish way (Å, Ä, Ö after Z); the organiser's club first.
+        people = sorted(
+            field.queryset,
+            key=lambda p: (p.club_id != competition.organiser_id, swedish_sort_key(p.club.name), swedish_sort_key(p.name)),
+        )
+        field.choices = [(p.pk, field.label_from_instance(p)) for p in people]
+        field.initial = list(competition.entrants.values_list("pk", flat=True))
 
 
 class IndividualRoundForm(forms.Form):
@@ -41,6 +49,8 @@ class IndividualRoundForm(forms.Form):
         help_text=_("Round one only. Empty: a new random draw. The same seed gives the same draw."),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, first_round: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate()
+        if not first_round:
+            del self.fields["seed"]  # later rounds follow the table, not a draw

@@ -20,7 +20,7 @@ from decimal import Decimal
 from django.db.models import Count, F, Q, QuerySet, Sum
 
 from scoring.engine.standings import TeamRecord, rank_teams
-from scoring.models import Club, Competition, Match, Player, Team
+from scoring.models import Competition, Match, Player, Team
 
 from .counting import number
 from .rating import final_matches, rating_history
@@ -199,10 +199,6 @@ def ranking_matches(filter: RankingFilter, *, player: Player | None = None, team
     return matches.select_related(
         "competition", "round", "home_team", "away_team", "home_team__club", "away_team__club"
     ).order_by("round__date", "competition__name", "round__number", "table", "id")
-
-
-def clubs() -> QuerySet[Club]:
-    return Club.objects.all()
 
 
 @dataclass(frozen=True)

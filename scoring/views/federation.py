@@ -166,7 +166,7 @@ class IndividualManageView(CompetitionManagerMixin, View):
         context = {
             "competition": competition,
             "signup": signup or SignupForm(competition=competition),
-            "pairing": pairing or IndividualRoundForm(),
+            "pairing": pairing or IndividualRoundForm(first_round=last is None),
             "error": error,
             "back_url": self.back_url(),
             "entrant_count": competition.entrants.count(),
@@ -182,12 +182,12 @@ class IndividualManageView(CompetitionManagerMixin, View):
         competition = self.competition
         try:
             if request.POST.get("action") == "pair":
-                form = IndividualRoundForm(request.POST)
+                form = IndividualRoundForm(request.POST, first_round=not competition.rounds.exists())
                 if not form.is_valid():
                     return self.page(pairing=form, error=_("Nothing was saved: correct the marked fields."))
                 data = form.cleaned_data
                 round_ = individual_pair_round(competition=competition, user=request.user, on=data["date"],
-                                               start_time=data["start_time"], seed=data["seed"])
+                                               start_time=data["start_time"], seed=data.get("seed"))
                 message = _("Round %(number)s is drawn.") % {"number": round_.number}
                 if round_.repeats:
                     message += " " + _("No draw without a repeat was possible; some players partner or meet again.")
