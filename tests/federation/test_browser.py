@@ -73,3 +73,54 @@ def test_federation_pages_on_a_phone_and_a_desk(live_server, federation, browser
     assert page_width(page) <= width
     assert problems == []
     page.context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_club_night_on_a_phone_and_a_desk(live_server, browser, width):
+    from scoring import services
+    from scoring.models import Competition
+    from scoring.services.individual import individual_pair_round
+    from tests.factories import make_club, make_competition, make_player, make_user, winning_deal
+
+    secretary = make_user("kvallssekreterare", password="hemligt-123")
+    club = make_club("Canastaklubben Ruter", secretary=secretary)
+    for name in ("Alma Andersson", "Berit Bengtsson", "Carl Carlsson", "Doris Dahl", "Egon Ek",
+                 "Frida Falk", "Gun Gustavsson", "Hans Holm", "Ingvar Isaksson"):
+        make_player(name, club=club)
+    night = make_competition(name="Klubbkväll", organiser=club, kind=Competition.Kind.INDIVIDUAL,
+                             requires_confirmation=False)
+    page, problems = open_page(browser, width=width, height=844)
+
+    page.goto(live_server.url + reverse("login"))
+    page.get_by_label("Användarnamn").fill("kvallssekreterare")
+    page.get_by_label("Lösenord").fill("hemligt-123")
+    page.locator("main form button[type=submit]").click()
+    page.goto(live_server.url + reverse("scoring:manage-individual", args=[night.pk]))
+    for box in page.locator("input[name=players]").all():
+        box.check()
+    page.get_by_role("button", name="Spara spelarna").click()
+    expect(page.locator(".messages")).to_contain_text("Spelarna är sparade")
+    page.goto(live_server.url + reverse("scoring:manage-individual", args=[night.pk]))
+    page.get_by_label("Lottningens frö").fill("2026")
+    page.get_by_role("button", name="Lotta omgång 1").click()
+    expect(page.locator(".messages")).to_contain_text("Omgång 1 är lottad")
+    assert page_width(page) <= width
+
+    round_ = night.rounds.get()
+    for match in round_.matches.all():
+        match = services.match_start(match=match, user=secretary)
+        for number in range(1, 4):
+            match = services.deals_record(match=match, user=secretary, entry=winning_deal(number, "home"),
+                                          expected_version=match.version)
+    individual_pair_round(competition=night, user=secretary)
+
+    page.goto(live_server.url + reverse("scoring:competition-detail", args=[night.pk]))
+    page.get_by_role("link", name="Spelartabell").click()
+    rows = page.locator("table.individual-table tbody tr")
+    expect(rows).to_have_count(9)
+    inside(rows.first.locator("td").last, width)
+    expect(page.get_by_text("Stod över omgång 1")).to_be_visible()
+    assert page_width(page) <= width
+    assert problems == []
+    page.context.close()
