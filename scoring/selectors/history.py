@@ -182,6 +182,9 @@ def places_by_round(competition) -> CompetitionPlaces | None:
             .values_list("round__number", flat=True)
         )
     )
+    # A club night's partnerships change every round: their places say nothing.
+    if competition.kind == competition.Kind.INDIVIDUAL:
+        return None
     if len(rounds) < 2 or competition.teams.count() > PLACES_MAX_TEAMS:
         return None
     tables = [competition_standings(competition, up_to_round=number) for number in rounds]

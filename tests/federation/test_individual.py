@@ -125,3 +125,23 @@ def test_buchholz_breaks_ties_in_a_pair_tournament(federation):
     assert [(r.record.name, r.rank_label, r.record.buchholz) for r in rows] == [
         ("Anna/Bo", "1", 1), ("Eva/Filip", "2", 3), ("Greta/Hugo", "3", 1), ("Cilla/Dan", "4", 3),
     ]
+
+
+def test_the_players_table_is_in_the_competition_pdf_and_workbook(night):
+    import io
+
+    from openpyxl import load_workbook
+
+    from scoring.exports import pdf, xlsx
+    from tests.exports.readers import pdf_text, squeeze
+
+    user, competition = night["secretary"], night["competition"]
+    individual_signup(competition=competition, players=night["players"][:8], user=user)
+    _play_round(individual_pair_round(competition=competition, user=user, seed=5), user)
+    text = squeeze(pdf_text(pdf.competition_pdf(competition).content))
+    assert "Spelartabell" in text and "Buchholz" in text
+    workbook = load_workbook(io.BytesIO(xlsx.competition_xlsx(competition).content), read_only=True)
+    rows = [r for r in workbook["Spelartabell"].iter_rows(values_only=True) if r and r[0] is not None]
+    header = next(i for i, r in enumerate(rows) if r[:2] == ("Plac.", "Spelare"))
+    assert len(rows) - header - 1 == 8
+    assert rows[header + 1][5] == 1  # the winners of round 1 on top, 1 match point
