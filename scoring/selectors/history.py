@@ -73,18 +73,17 @@ def _by_season(sides: list[tuple[str, Q]]) -> dict[str, dict]:
     return totals
 
 
-def _season_of_matches() -> dict[int, str]:
-    return dict(final_matches().values_list("id", "competition__season"))
-
-
 def _ratings_at_season_end(player_ids: list[int]) -> dict[int, dict[str, float]]:
     """For each player, season -> the rating after his last rated match of that season."""
-    seasons = _season_of_matches()
     wanted = set(player_ids)
+    changes = [c for c in rating_history().ratings.changes if c.player_id in wanted]
+    # Only the seasons of these players' matches are read.
+    seasons = dict(
+        Match.objects.filter(pk__in={c.match_id for c in changes}).values_list("id", "competition__season")
+    )
     result: dict[int, dict[str, float]] = {pid: {} for pid in player_ids}
-    for change in rating_history().ratings.changes:
-        if change.player_id in wanted:
-            result[change.player_id][seasons[change.match_id]] = change.after
+    for change in changes:
+        result[change.player_id][seasons[change.match_id]] = change.after
     return result
 
 
