@@ -76,7 +76,8 @@ def _by_season(sides: list[tuple[str, Q]]) -> dict[str, dict]:
 def _ratings_at_season_end(player_ids: list[int]) -> dict[int, dict[str, float]]:
     """For each player, season -> the rating after his last rated match of that season."""
     wanted = set(player_ids)
-    changes = [c for c in rating_history().ratings.changes if c.player_id in wanted]
+    history = rating_history()
+    changes = [c for pid in wanted for c in history.changes_of(pid)]
     # Only the seasons of these players' matches are read.
     seasons = dict(
         Match.objects.filter(pk__in={c.match_id for c in changes}).values_list("id", "competition__season")
@@ -130,7 +131,7 @@ def club_seasons(club: Club) -> list[SeasonFigures]:
 
 def rating_points(player: Player) -> list[RatingPoint]:
     """A player's rating after each of his rated matches, in the order they were played."""
-    changes = [c for c in rating_history().ratings.changes if c.player_id == player.pk]
+    changes = rating_history().changes_of(player.pk)
     if not changes:
         return []
     matches = {

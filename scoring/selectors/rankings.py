@@ -123,9 +123,11 @@ def _aggregate(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
 def _rating_at_end(player_ids: set[int], match_ids: set[int]) -> dict[int, float]:
     """Each player's rating after his last rated match among `match_ids`."""
     result: dict[int, float] = {}
-    for change in rating_history().ratings.changes:
-        if change.player_id in player_ids and change.match_id in match_ids:
-            result[change.player_id] = change.after
+    history = rating_history()
+    for player_id in player_ids:
+        for change in history.changes_of(player_id):
+            if change.match_id in match_ids:
+                result[player_id] = change.after
     return result
 
 
@@ -220,7 +222,7 @@ def ranking_match_rows(filter: RankingFilter, *, player: Player | None = None, t
     matches = list(ranking_matches(filter, player=player, team=team))
     changes = {}
     if player is not None:
-        changes = {c.match_id: c for c in rating_history().ratings.changes if c.player_id == player.pk}
+        changes = {c.match_id: c for c in rating_history().changes_of(player.pk)}
     rows = []
     for match in matches:
         if team is not None:

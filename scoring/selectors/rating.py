@@ -11,8 +11,9 @@ Terms:
   the team's pair; a substitute is not rated (the protocol does not say whom he replaced).
 
 Nothing is stored: the whole history is replayed in match order whenever a result changes, so a
-corrected result changes every later rating, in order. The replay is cached under a stamp of all
-matches (their number, latest change and sum of versions), which any service's write changes.
+corrected result changes every later rating, in order. The replay is kept in the process under a
+stamp of all matches (their number, latest change and sum of versions) and of the competitions'
+visibility and confirmation, which any service's write changes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from django.core.cache import cache
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
@@ -78,16 +78,27 @@ def _stamp() -> str:
 
 @dataclass(frozen=True)
 class RatingHistory:
-    """A replay of every rated match: the engine's Ratings and the matches' ids in order."""
+    """A replay of every rated match: the engine's Ratings, the matches' ids in order, and each
+    player's changes (in order) for the pages of one player."""
 
     ratings: Ratings
     order: tuple[int, ...]
+    by_player: dict
+
+    def changes_of(self, player_id: int) -> list:
+        return self.by_player.get(player_id, [])
+
+
+# The latest replay in this process, under its stamp: a page reads it without copying (a shared
+# cache would pickle forty thousand changes of a federation's season on every read); another
+# process replays once for itself; a new result changes the stamp, and the next read replays.
+_latest: dict[str, RatingHistory] = {}
 
 
 def rating_history() -> RatingHistory:
-    """Every player's rating and its changes (cached until any match changes)."""
+    """Every player's rating and its changes (replayed again after any match changes)."""
     key = _stamp()
-    history = cache.get(key)
+    history = _latest.get(key)
     if history is None:
         rows = rated_matches().values_list(
             "id",
@@ -98,8 +109,13 @@ def rating_history() -> RatingHistory:
             "winner",
         )
         matches = [RatedMatch(pk, (h1, h2), (a1, a2), winner) for pk, h1, h2, a1, a2, winner in rows]
-        history = RatingHistory(ratings=rate(matches), order=tuple(m.match_id for m in matches))
-        cache.set(key, history)
+        ratings = rate(matches)
+        by_player: dict = {}
+        for change in ratings.changes:
+            by_player.setdefault(change.player_id, []).append(change)
+        history = RatingHistory(ratings=ratings, order=tuple(m.match_id for m in matches), by_player=by_player)
+        _latest.clear()
+        _latest[key] = history
     return history
 
 

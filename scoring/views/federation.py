@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views import View
+from django_tables2 import RequestConfig
 from django.views.generic import TemplateView
 
 from scoring.engine.rating import ESTABLISHED_AFTER, K_ESTABLISHED, K_NEW, START, expected_score
@@ -28,6 +29,9 @@ from scoring.tables_federation import ClubTable, IndividualTable, RankingMatches
 
 from .manage import CompetitionManagerMixin
 from .public import CompetitionMixin, PublicPageMixin
+
+
+RANKING_PAGE_SIZE = 100
 
 
 def ranking_filter(query) -> RankingFilter:
@@ -56,14 +60,18 @@ class RankingsView(PublicPageMixin, TemplateView):
         list_kind = PAIRS if self.request.GET.get("list") == PAIRS else PLAYERS
         rows = ranking_selectors.rankings(filter, list_kind)
         caption = _("Pairs") if list_kind == PAIRS else _("Players")
+        table = None
+        if rows:
+            table = RankingTable(rows, list_kind=list_kind, filter_query=filter.as_query(), caption=caption)
+            # A federation's list has a thousand players: a hundred a page.
+            RequestConfig(self.request, paginate={"per_page": RANKING_PAGE_SIZE}).configure(table)
         context.update(
             filter=filter,
             list_kind=list_kind,
             seasons=ranking_selectors.seasons(),
             clubs=Club.objects.order_by("name"),
             kinds=Competition.Kind.choices,
-            table=RankingTable(rows, list_kind=list_kind, filter_query=filter.as_query(), caption=caption)
-            if rows else None,
+            table=table,
         )
         return context
 
