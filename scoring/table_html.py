@@ -36,7 +36,9 @@ _CELL = "\n                            <td {}>{}</td>\n                        "
 _ROW_CLOSE = "\n                    </tr>\n                    \n                "
 _TBODY_CLOSE = "\n                </tbody>\n            "
 
-_SENTINEL = 987_654_321
+# A number every numbered path accepts (round and deal numbers stop at 32 767, scoring/converters.py);
+# if it happens to appear in the fixed part of a URL too, the URL is reversed in full instead.
+_SENTINEL = 31_991
 
 
 class UrlMaker:

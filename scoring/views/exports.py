@@ -21,6 +21,7 @@ from django.shortcuts import get_object_or_404
 from django.views import View
 
 from scoring import permissions
+from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.public_selectors import get_visible_competition, visible_competitions
@@ -93,7 +94,8 @@ class CompetitionExportMixin:
         raw = self.request.GET.get("round", "").strip()
         if not raw:
             return None
-        if not raw.isdigit() or int(raw) < 1:
+        # A number beyond any round (a round number is a small integer column) is no round either.
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 5 or not 1 <= int(raw) <= LARGEST_NUMBER:
             raise Http404("No such round.")
         return int(raw)
 
