@@ -323,8 +323,20 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "canasta",
         "OPTIONS": {"MAX_ENTRIES": 5000},
-    }
+    },
+    # Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
+    # Few entries: a document is up to a few MB, and each server process keeps its own.
+    "documents": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "canasta-documents",
+        "OPTIONS": {"MAX_ENTRIES": 50},
+    },
 }
+
+# Documents a visitor who is not signed in may ask for in a minute, counted by the client's real
+# address; more get a "please wait" page (429). Each server process counts for itself unless the
+# default cache is shared (Redis), so with N processes a client may get up to N times as many.
+DOCUMENTS_PER_MINUTE = env_int("DJANGO_DOCUMENTS_PER_MINUTE", 12)
 
 # --- Tables ---------------------------------------------------------------------------------------
 

@@ -44,8 +44,9 @@ def test_the_url_configuration_has_numbered_routes_and_bounds_them_all():
 
 
 @pytest.fixture
-def users(db, client):
+def users(db, client, settings):
     client.raise_request_exception = False
+    settings.DOCUMENTS_PER_MINUTE = 10_000  # every document route is asked here, many times
     secretary = f.make_user("sekreterare")
     club = f.make_club("Klubben", secretary=secretary)
     f.make_match(competition=f.make_competition(organiser=club), home=f.make_team(club=club))
