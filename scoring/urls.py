@@ -83,6 +83,7 @@ urlpatterns = [
     path("manage/rounds/<id:pk>/", manage.RoundUpdateView.as_view(), name="manage-round-edit"),
     path("manage/competitions/<id:pk>/matches/new/", manage.MatchCreateView.as_view(), name="manage-match-create"),
     path("manage/matches/<id:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
+    path("manage/invitations/", manage.InvitationListView.as_view(), name="manage-invitations"),
     # -- end of manage
     # exports: PDF and Excel downloads
     # -- exports (issue 5): documents of a match, a round, the standings and a whole competition
