@@ -209,7 +209,7 @@ class SheetRow:
     out: str | None
     concealed: bool
     end: str
-    dealt_at: datetime | None
+    dealt_minute: float | None
     ends_match: bool
     is_last: bool
     warnings: tuple[str, ...]
@@ -256,12 +256,12 @@ def protocol_sheet(match: Match) -> Sheet:
             out=replayed.entry.out,
             concealed=replayed.entry.concealed,
             end=replayed.entry.effective_end,
-            dealt_at=dealt_at,
+            dealt_minute=replayed.entry.dealt_minute,
             ends_match=state.end_deal == replayed.number and state.end is not None,
             is_last=index == len(stored) - 1,
             warnings=tuple(problem_message(p, replayed.number) for p in replayed.warnings),
         )
-        for index, (replayed, (deal_id, _, dealt_at)) in enumerate(zip(state.deals, stored))
+        for index, (replayed, (deal_id, _, _dealt_at)) in enumerate(zip(state.deals, stored))
     )
     return Sheet(state=state, rows=rows)
 
@@ -299,7 +299,7 @@ def preview_deal(
 ) -> DealPreview:
     """Replay the stored deals with the typed one (added, or replacing deal `correct_number`)."""
     entries = [entry_ for _, entry_, _ in stored_entries(match)]
-    minute = minutes_between(match.started_at, dealt_at) if dealt_at else None
+    minute = minutes_between(match.started_at, dealt_at) if dealt_at else entry.dealt_minute
     if correct_number is not None and 1 <= correct_number <= len(entries):
         number = correct_number
         entries[number - 1] = replace(entry, number=number, dealt_minute=minute)
