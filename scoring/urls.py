@@ -8,11 +8,9 @@ from django.urls import path, register_converter
 
 from scoring.converters import IdConverter, NumberConverter
 
-from scoring.cache import competition_stamp, match_stamp, public_page, team_stamp
 from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
-# Public pages wrapped in public_page(...) are cached per viewer class (scoring/cache.py, issue 7).
 app_name = "scoring"
 
 # Numbers in paths are bounded to their database columns (scoring/converters.py): a number beyond
@@ -25,12 +23,12 @@ urlpatterns = [
     path("", public.StartPageView.as_view(), name="home"),
     # -- public: competitions, rounds, matches, teams, players, clubs; embeds and feeds; hall clock
     path("competitions/", public.CompetitionListView.as_view(), name="competition-list"),
-    path("competitions/<id:pk>/", public_page(competition_stamp)(public.CompetitionDetailView.as_view()), name="competition-detail"),
+    path("competitions/<id:pk>/", public.CompetitionDetailView.as_view(), name="competition-detail"),
     path("competitions/<id:pk>/live/", public.CompetitionLiveView.as_view(), name="competition-live"),
-    path("competitions/<id:pk>/rounds/", public_page(competition_stamp)(public.CompetitionRoundsView.as_view()), name="competition-rounds"),
+    path("competitions/<id:pk>/rounds/", public.CompetitionRoundsView.as_view(), name="competition-rounds"),
     path("competitions/<id:pk>/embed/", public_feeds.CompetitionEmbedView.as_view(), name="competition-embed"),
     path("competitions/<id:pk>/feed.json", public_feeds.CompetitionFeedView.as_view(), name="competition-feed"),
-    path("competitions/<id:pk>/rounds/<number:number>/", public_page(competition_stamp)(public.RoundDetailView.as_view()), name="round-detail"),
+    path("competitions/<id:pk>/rounds/<number:number>/", public.RoundDetailView.as_view(), name="round-detail"),
     path("competitions/<id:pk>/rounds/<number:number>/live/", public.RoundLiveView.as_view(), name="round-live"),
     path("competitions/<id:pk>/rounds/<number:number>/clock/", public_clock.HallClockView.as_view(), name="round-clock"),
     path(
@@ -43,16 +41,16 @@ urlpatterns = [
         public_clock.HallClockStartView.as_view(),
         name="round-clock-start",
     ),
-    path("matches/<id:pk>/", public_page(match_stamp)(public.MatchDetailView.as_view()), name="match-detail"),
+    path("matches/<id:pk>/", public.MatchDetailView.as_view(), name="match-detail"),
     path("matches/<id:pk>/live/", public.MatchLiveView.as_view(), name="match-live"),
-    path("teams/<id:pk>/", public_page(team_stamp)(public.TeamDetailView.as_view()), name="team-detail"),
+    path("teams/<id:pk>/", public.TeamDetailView.as_view(), name="team-detail"),
     path("teams/<id:pk>/fixtures.ics", public_feeds.TeamCalendarView.as_view(), name="team-calendar"),
     path("players/<id:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
     path("clubs/", public.ClubListView.as_view(), name="club-list"),
     path("clubs/<id:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
     # -- end of public
     # secretary: enter and confirm protocols
-    # -- secretary (issue 3): my matches, the protocol page, its live check and the match lifecycle
+    # -- secretary: my matches, the protocol page, its live check and the match lifecycle
     path("my-matches/", secretary.MyMatchesView.as_view(), name="my-matches"),
     path("matches/<id:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
     path("matches/<id:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
@@ -69,7 +67,7 @@ urlpatterns = [
     path("matches/<id:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
     # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches
-    # -- manage (issue 3): a club's players and teams, its competitions, their rounds and matches
+    # -- manage: a club's players and teams, its competitions, their rounds and matches
     path("manage/", manage.ManageHomeView.as_view(), name="manage-home"),
     path("manage/clubs/<id:pk>/", manage.ClubManageView.as_view(), name="manage-club"),
     path("manage/clubs/<id:pk>/players/new/", manage.PlayerCreateView.as_view(), name="manage-player-create"),
@@ -86,7 +84,7 @@ urlpatterns = [
     path("manage/invitations/", manage.InvitationListView.as_view(), name="manage-invitations"),
     # -- end of manage
     # exports: PDF and Excel downloads
-    # -- exports (issue 5): documents of a match, a round, the standings and a whole competition
+    # -- exports: documents of a match, a round, the standings and a whole competition
     path("matches/<id:pk>/protocol.pdf", exports.MatchProtocolPdfView.as_view(), name="match-protocol-pdf"),
     path("matches/<id:pk>/protocol.xlsx", exports.MatchProtocolXlsxView.as_view(), name="match-protocol-xlsx"),
     path("competitions/<id:pk>/standings.pdf", exports.StandingsPdfView.as_view(), name="standings-pdf"),
@@ -101,7 +99,7 @@ urlpatterns = [
         name="round-protocols-pdf",
     ),
     # -- end of exports
-    # -- schedules (issue 4): generate a league schedule, pair a tournament round, import fixtures
+    # -- schedules: generate a league schedule, pair a tournament round, import fixtures
     path("manage/competitions/<id:pk>/schedule/generate/", schedule_views.ScheduleGenerateView.as_view(), name="manage-schedule-generate"),
     path("manage/competitions/<id:pk>/schedule/pair/", schedule_views.SchedulePairRoundView.as_view(), name="manage-schedule-pair"),
     path("manage/competitions/<id:pk>/schedule/import/", schedule_views.FixturesImportView.as_view(), name="manage-fixtures-import"),

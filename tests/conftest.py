@@ -19,8 +19,8 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with empty caches (scoring/cache.py, the made documents and the visitors'
-    document counts), as a fresh server process would."""
+    """Each test starts with empty caches (the made documents, the visitors' document counts), as a
+    fresh server process would."""
     from django.core.cache import caches
 
     for cache in caches.all():

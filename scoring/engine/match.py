@@ -32,7 +32,7 @@ MATCH_END_CLOCK = "clock"
 MANY_DEALS_IN_TIMED_MATCH = 15
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReplayedDeal:
     entry: DealEntry
     score: DealScore
@@ -54,7 +54,7 @@ class ReplayedDeal:
         return self.home_min_before if side == HOME else self.away_min_before
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Outcome:
     """How a finished match counts: the winner and each side's match points."""
 
@@ -185,22 +185,12 @@ def replay(
         warnings = deal_warnings(rules, deal, score)
         home_entry, away_entry = deal.home, deal.away
 
-        for side, entry, computed_min, total, basis in (
-            (HOME, home_entry, home_min, home_total, home_basis),
-            (AWAY, away_entry, away_min, away_total, away_basis),
-        ):
-            written = entry.written_min
-            # Rule 35 b: correcting an addition slip during a deal does not change the minimum
-            # of the first meld, so the minimum for the total as written is right too.
-            if written is not None and written != computed_min and written != opening_minimum(basis):
-                errors.append(
-                    Problem(
-                        "opening-minimum",
-                        side,
-                        f"{side}_min",
-                        {"written": written, "computed": computed_min, "total": total},
-                    )
-                )
+        written = home_entry.written_min
+        if written is not None and written != home_min:
+            _check_minimum(errors, HOME, written, home_min, home_total, opening_minimum(home_basis))
+        written = away_entry.written_min
+        if written is not None and written != away_min:
+            _check_minimum(errors, AWAY, written, away_min, away_total, opening_minimum(away_basis))
 
         home_total += score.home.score
         away_total += score.away.score
@@ -282,6 +272,17 @@ def replay(
         errors=error_count,
         warnings=warning_count,
     )
+
+
+def _check_minimum(
+    errors: list[Problem], side: str, written: int, computed: int, total: int, by_written_total: int
+) -> None:
+    """Rule 35 b: correcting an addition slip during a deal does not change the minimum of the
+    first meld, so the minimum for the total as written is right as well as the computed one."""
+    if written != by_written_total:
+        errors.append(
+            Problem("opening-minimum", side, f"{side}_min", {"written": written, "computed": computed, "total": total})
+        )
 
 
 def _written_basis(
