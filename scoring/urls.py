@@ -107,11 +107,11 @@ urlpatterns = [
     # -- end of schedules
     # -- federation: ranking lists, the rating, club tables
     path("rankings/", federation.RankingsView.as_view(), name="rankings"),
-    path("rankings/players/<int:pk>/", federation.RankingMatchesView.as_view(list_kind="players"), name="ranking-player"),
-    path("rankings/pairs/<int:pk>/", federation.RankingMatchesView.as_view(list_kind="pairs"), name="ranking-pair"),
+    path("rankings/players/<id:pk>/", federation.RankingMatchesView.as_view(list_kind="players"), name="ranking-player"),
+    path("rankings/pairs/<id:pk>/", federation.RankingMatchesView.as_view(list_kind="pairs"), name="ranking-pair"),
     path("rankings/rating/", federation.RatingExplainedView.as_view(), name="rating-explained"),
-    path("competitions/<int:pk>/clubs/", federation.CompetitionClubsView.as_view(), name="competition-clubs"),
-    path("competitions/<int:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
-    path("manage/competitions/<int:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
+    path("competitions/<id:pk>/clubs/", federation.CompetitionClubsView.as_view(), name="competition-clubs"),
+    path("competitions/<id:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
+    path("manage/competitions/<id:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
     # -- end of federation
 ]

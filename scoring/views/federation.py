@@ -16,6 +16,7 @@ from django.views import View
 from django_tables2 import RequestConfig
 from django.views.generic import TemplateView
 
+from scoring.converters import LARGEST_ID
 from scoring.engine.rating import ESTABLISHED_AFTER, K_ESTABLISHED, K_NEW, START, expected_score
 from scoring.forms.individual import IndividualRoundForm, SignupForm
 from scoring.models import Club, Competition, Player, Team
@@ -42,6 +43,8 @@ def ranking_filter(query) -> RankingFilter:
     try:
         club = int(query.get("club") or 0) or None
     except ValueError:
+        club = None
+    if club is not None and not 0 < club <= LARGEST_ID:  # beyond what the database can look up
         club = None
     kind = query.get("kind") or None
     if kind not in Competition.Kind.values:

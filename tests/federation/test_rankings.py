@@ -119,3 +119,9 @@ def test_club_table(client, federation):
         reverse("scoring:competition-detail", args=[series.pk])
     ).content.decode()
     assert client.get(reverse("scoring:competition-clubs", args=[federation["old"].pk])).status_code == 404
+
+
+def test_a_club_filter_beyond_any_id_means_every_club(client, federation):
+    response = client.get(reverse("scoring:rankings"), {"club": str(10**30), "season": "no such"})
+    assert response.status_code == 200
+    assert 'data-id="' in response.content.decode()
