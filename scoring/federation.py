@@ -38,6 +38,7 @@ from scoring.engine.rules import PointsRules, get_points_rules, get_rules
 from scoring.generate import DealStyle, match_deals
 from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
 from scoring.services.matches import _apply_state
+from scoring.services.standings import standings_refresh
 
 __all__ = [
     "FEDERATION_MARKER",
@@ -395,5 +396,7 @@ def build_federation(
                 say(f"{report.matches} matches, {report.deals} deals ({time.perf_counter() - started:.0f} s)")
         if block:
             _insert_block(block, report)
+        for plan in plans:  # the stored table of each competition (services.standings)
+            standings_refresh(competition=plan.competition)
     report.seconds = time.perf_counter() - started
     return report

@@ -17,6 +17,7 @@ from .matches import (
     match_void,
 )
 from .rounds import can_start_clock, round_clock_start
+from .standings import standing_part, standings_refresh
 
 __all__ = [
     "DealProblemsError",
@@ -36,6 +37,8 @@ __all__ = [
     "match_reopen",
     "match_start",
     "match_state",
+    "standing_part",
+    "standings_refresh",
     "match_submit",
     "match_void",
 ]
