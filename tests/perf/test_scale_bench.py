@@ -5,7 +5,7 @@ so the figure is a ratio that means the same on a fast or a slow (or busy) machi
 per figure: {"name", "value", "unit", "target", "ok", and "baseline", "ratio", "queries" where they
 apply}. Nothing here asserts on time; the asserts check that what was measured is right.
 
-The data: a federation-like data set made once per session by scoring.federation (60 clubs, 600
+The data: a federation-like data set made once per session by scoring.devdata.federation (60 clubs, 600
 teams, a 20-team league played in full and a 600-team national competition over BENCH_ROUNDS
 rounds), through the engine like `manage.py demo --scale federation`.
 
@@ -50,7 +50,7 @@ from django.views.decorators.csrf import csrf_exempt
 from scoring import services
 from scoring.cache import bump_competition
 from scoring.engine import DealEntry, SideEntry
-from scoring.federation import NATIONAL_NAME, FederationSize, build_federation
+from scoring.devdata.federation import NATIONAL_NAME, FederationSize, build_federation
 from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
 from scoring.selectors import competition_standings
 
