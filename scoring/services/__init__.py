@@ -43,7 +43,7 @@ __all__ = [
     "match_void",
 ]
 
-# schedules (issue 4): league series by Berger tables, Monrad rounds, fixture list import
+# schedules: league series by Berger tables, Monrad rounds, fixture list import
 from .schedules import (  # noqa: E402
     FixtureImportError,
     ScheduleError,
@@ -60,7 +60,7 @@ __all__ += [
     "schedule_pair_next_round",
 ]
 
-# secretary (issue 3): setting up a club's players, teams, competitions, rounds and matches
+# manage: setting up a club's players, teams, competitions, rounds and matches
 from .manage import (  # noqa: E402
     competition_save,
     match_create,

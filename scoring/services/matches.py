@@ -371,7 +371,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
 
 @transaction.atomic
 def match_declare_clock(*, match: Match, user, expected_version: int | None) -> Match:
-    """The final signal came between deals: the match ends as it stands (seed 001)."""
+    """The final signal came between deals: the match ends as it stands (RULES.md, The end of a match)."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
     if not match.rules.has_clock:
