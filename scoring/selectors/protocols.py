@@ -50,6 +50,7 @@ class ProtocolDeal:
     number: int
     deal_id: int
     dealt_at: datetime | None
+    dealt_minute: float | None  # the minute of the match the protocol gives (RULES.md, `dealt`)
     home: ProtocolSide
     away: ProtocolSide
     end: str  # "out", "stock" or "clock"
@@ -148,6 +149,7 @@ def match_protocol(match: Match) -> MatchProtocol:
             number=replayed.number,
             deal_id=deal.pk,
             dealt_at=deal.dealt_at,
+            dealt_minute=replayed.entry.dealt_minute,
             home=_side(replayed, HOME),
             away=_side(replayed, "away"),
             end=replayed.entry.effective_end,

@@ -217,7 +217,7 @@ def preview_deal(
     `protocol`: the match's protocol when the page has read it already (selectors.protocols)."""
     protocol = protocol or match_protocol(match)
     entries = [replayed.entry for replayed in protocol.state.deals]
-    minute = minutes_between(match.started_at, dealt_at) if dealt_at else None
+    minute = minutes_between(match.started_at, dealt_at) if dealt_at else entry.dealt_minute
     if correct_number is not None and 1 <= correct_number <= len(entries):
         number = correct_number
         entries[number - 1] = replace(entry, number=number, dealt_minute=minute)
