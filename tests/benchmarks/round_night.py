@@ -16,7 +16,8 @@ prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the errors (target 0);
 and at the end: every confirmed save stored (the deals of the live matches counted in the
 database equal the saves Locust saw confirmed), and `round_night_capacity`, the largest number of
-live matches whose step met every target (target >= 300).
+live matches whose step met every target (target >= 300); the stepping stops at the first step
+that misses one, since a larger load would only queue behind its unanswered requests.
 """
 
 from __future__ import annotations
@@ -126,6 +127,9 @@ def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> 
         cwd=BASE_DIR, env=env, check=False, capture_output=True, timeout=seconds + 120,
     )
     stats = read_stats(prefix)
+    if "baseline" not in stats:  # not one baseline request came back within the step: overloaded
+        emit(f"round_night_{live}_baseline_p95", None, "ms", "an answer within the step", False)
+        return False, 0
     baseline = float(stats["baseline"]["95%"])
     ok = emit(f"round_night_{live}_baseline_p95", baseline, "ms", None, True, requests=int(stats["baseline"]["Request Count"]))
     for kind in PAGE_TYPES:
@@ -186,8 +190,10 @@ def main(argv=None) -> int:
                         break
                     ok, saves = run_step(live, args.seconds, port, data_path, tmp)
                     confirmed += saves
-                    if ok:
-                        capacity = live
+                    if not ok:
+                        # A larger load would only queue behind this one's unanswered requests.
+                        break
+                    capacity = live
             ids = json.dumps([account["match"] for account in data["accounts"]])
             stored = shell(COUNT.replace("IDS", repr(ids)), env, "COUNT:")
     all_ok = emit("round_night_saves_stored", stored, "deals", f"= {confirmed} confirmed saves", stored == confirmed)
