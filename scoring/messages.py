@@ -56,7 +56,7 @@ PROBLEM_TEXTS = {
     "many-deals": _("more than %(limit)s deals in a timed match; please check the protocol."),
     "deals-out-of-order": _("this deal was dealt earlier than the one before it."),
     "penalty-unusual": _("a penalty of %(value)s is not a multiple of %(step)s, as penalties usually are; please check it."),
-    "red-threes-not-counted": _("%(value)s red threes are written, but they count nothing under these rules; was the protocol kept by home rules?"),
+    "red-threes-not-counted": _("red threes are written, but they count nothing under these rules; was the protocol kept by home rules?"),
     "melded-assumed": _("the side is taken as not having melded, so its red threes were subtracted; check that it really made no meld."),
 }
 
@@ -75,6 +75,7 @@ FILE_ERROR_TEXTS = {
     "not-text": _("The file is not a CSV text file."),
     "not-xlsx": _("The file is not a readable Excel workbook (xlsx)."),
     "too-large": _("The file is too large for a protocol."),
+    "formula": _("The cell holds a formula (%(value)s); write the number itself instead."),
     "no-header": _("The file has no header row."),
     "empty-column-name": _("Column %(position)s of the header has no name."),
     "unknown-column": _("Unknown column."),

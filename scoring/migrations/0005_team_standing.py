@@ -21,7 +21,7 @@ def fill_standings(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0004_match_points_snapshot'),
+        ('scoring', '0007_invitation'),
     ]
 
     operations = [

@@ -50,7 +50,8 @@ class ProtocolDeal:
     number: int
     deal_id: int
     dealt_at: datetime | None
-    dealt_minute: float | None  # the minute of the match the protocol gives (RULES.md, `dealt`)
+    # The minute of the match it was dealt (RULES.md, the protocol file's `dealt`).
+    dealt_minute: float | None
     home: ProtocolSide
     away: ProtocolSide
     end: str  # "out", "stock" or "clock"

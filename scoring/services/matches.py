@@ -246,8 +246,8 @@ def deals_record(
     entry = _with_number(entry, number, match.started_at, dealt_at)
     if dealt_at is None:
         dealt_at = dealt_time(match.started_at, entry.dealt_minute)
-    # The deal before is read only when the new deal's checks need it: a written minimum or
-    # total (rule 35 b) or a time (deals-out-of-order).
+    # The deal before is read only when the new deal's checks need it: a written minimum or total
+    # (rule 35 b) or a time (deals-out-of-order).
     home, away = entry.home, entry.away
     needs_last = deals_before and (
         entry.dealt_minute is not None
@@ -264,9 +264,7 @@ def deals_record(
         deals_before=deals_before,
         written_before=(last["home_total_written"], last["away_total_written"]) if last else (None, None),
         previous_minute=(
-            minutes_between(match.started_at, last["last_dealt_at"])
-            if last and entry.dealt_minute is not None
-            else None
+            minutes_between(match.started_at, last["last_dealt_at"]) if last and entry.dealt_minute is not None else None
         ),
         points=match.points_rules,
         clock_expired=match.clock_expired,

@@ -77,10 +77,10 @@ def test_saving_a_deal_through_the_protocol_page_costs_a_fixed_number_of_queries
     assert response.status_code == 302
     sql = [q["sql"] for q in queries.captured_queries if not q["sql"].startswith(("SAVEPOINT", "RELEASE"))]
     # Session, user, match (read by the page, with whether the user is a secretary of its clubs),
-    # the match again, locked by the service (SELECT ... FOR UPDATE, the version checked), the
-    # last deal as written and the time of the last deal dealt (for rule 35 b and
-    # deals-out-of-order), the match's totals and new version, the new deal, the audit entry. No
-    # earlier deal is read: the engine goes on from the running state on the match row.
+    # the match again, locked by the service (SELECT ... FOR UPDATE, the version checked), the last
+    # deal as written and the time of the last deal dealt (for rule 35 b and deals-out-of-order),
+    # the match's totals and new version, the new deal, the audit entry. No earlier deal is read:
+    # the engine goes on from the running state on the match row.
     assert len(sql) == 8, "\n".join(sql)
     assert not any("scoring_club_secretaries" in q for q in sql if not q.startswith('SELECT "scoring_match"'))
     assert sum(q.startswith('SELECT "scoring_deal"') for q in sql) == 1
