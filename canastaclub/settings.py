@@ -316,7 +316,21 @@ CACHES = {
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/canasta.html"
 
-# --- Documents (PDF and Excel exports) ------------------------------------------------------------
-# The site's public address, printed on PDF protocols as a link and a QR code to the online record.
+# --- The site's address ---------------------------------------------------------------------------
+# The site's public address: every absolute link (printed protocols' link and QR code, e-mails, the
+# embed code, the JSON and calendar feeds) is built from it and never from a request's Host header,
+# which the sender chooses. A production site must say where it lives, so it refuses to start
+# without it.
 
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+if not SITE_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when DJANGO_DEBUG is off: the site's public address, "
+            "e.g. https://canasta.example.org (printed protocols, e-mails and feeds link to it)."
+        )
+    SITE_URL = "http://127.0.0.1:8000"
+if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", SITE_URL):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an http or https address such as https://canasta.example.org (got {SITE_URL!r})."
+    )

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _, pgettext
 
@@ -23,23 +22,19 @@ from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
 from scoring.models import Match, Team
+from scoring.site_address import site_url
 
 from .formatting import format_number, iso_date
 
 # Enough rows for a 60-minute match (the engine warns above 15 deals in a timed match), and few
 # enough that the form, the reference table and the signatures fit one A4 page.
 BLANK_DEAL_ROWS = 18
-DEFAULT_SITE_URL = "http://127.0.0.1:8000"
 
 
 def user_name(user) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()
-
-
-def site_url() -> str:
-    return getattr(settings, "SITE_URL", DEFAULT_SITE_URL).rstrip("/")
 
 
 def match_record_url(match: Match) -> str:

@@ -26,9 +26,10 @@ from weasyprint.urls import URLFetcher
 
 from scoring import selectors
 from scoring.models import Competition, Match, Round
+from scoring.site_address import site_url
 
 from . import PDF, Export
-from .documents import blank_protocol, match_protocol, protocol_matches, site_url
+from .documents import blank_protocol, match_protocol, protocol_matches
 from .formatting import file_name, iso_date
 from .tables import (
     RoundResultsExportTable,

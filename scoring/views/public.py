@@ -10,6 +10,7 @@ from django.views.generic import TemplateView
 
 from scoring import public_selectors, selectors
 from scoring.models import Club, Match, Player, Team
+from scoring.site_address import absolute_reverse
 from scoring.table_html import UrlMaker
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable, match_status_text
 
@@ -142,6 +143,7 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
         urls = UrlMaker()
         pk = self.competition.pk
         context["round_links"] = [(r, urls("scoring:round-detail", pk, r.number)) for r in context["rounds"]]
+        context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
         return context
 
 
