@@ -316,6 +316,22 @@ CACHES = {
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/canasta.html"
 
+# --- E-mail ---------------------------------------------------------------------------------------
+# Protocols to confirm, disputed and confirmed are mailed (scoring/notifications.py). By default the
+# mails are written to the console; a site that mails for real sets DJANGO_EMAIL_HOST and the rest.
+
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "canasta@localhost")
+
 # --- The site's address ---------------------------------------------------------------------------
 # The site's public address: every absolute link (printed protocols' link and QR code, e-mails, the
 # embed code, the JSON and calendar feeds) is built from it and never from a request's Host header,

@@ -295,6 +295,18 @@ class Match(models.Model):
         related_name="+",
     )
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    # The other side's objection to the submitted protocol, shown to the secretary until the
+    # protocol is submitted again (the audit log keeps every dispute).
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("disputed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    disputed_at = models.DateTimeField(_("disputed"), null=True, blank=True)
+    dispute_reason = models.TextField(_("why the protocol is disputed"), blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -59,6 +59,7 @@ urlpatterns = [
     path("matches/<int:pk>/void/", secretary_actions.MatchVoidView.as_view(), name="match-void"),
     path("matches/<int:pk>/submit/", secretary_actions.MatchSubmitView.as_view(), name="match-submit"),
     path("matches/<int:pk>/confirm/", secretary_actions.MatchConfirmView.as_view(), name="match-confirm"),
+    path("matches/<int:pk>/dispute/", secretary_actions.MatchDisputeView.as_view(), name="match-dispute"),
     path("matches/<int:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
     # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches

@@ -70,6 +70,7 @@ MATCH_AUDIT_FIELDS = (
     "home_points",
     "away_points",
     "reason",
+    "dispute_reason",
     "version",
     "scheduled_start",
     "started_at",

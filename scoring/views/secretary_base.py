@@ -66,6 +66,7 @@ class Actions:
     void: bool = False
     submit: bool = False
     confirm: bool = False
+    dispute: bool = False
     reopen: bool = False
     correct: bool = False
     upload: bool = False
@@ -74,7 +75,7 @@ class Actions:
     def any_lifecycle(self) -> bool:
         return any(
             (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
-             self.confirm, self.reopen)
+             self.confirm, self.dispute, self.reopen)
         )  # fmt: skip
 
 
@@ -92,6 +93,7 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
         void=can_manage_result(user, match) and status != S.VOID,
         submit=enter and status == S.FINISHED,
         confirm=permissions.can_confirm(user, match) and status in (S.SUBMITTED, S.FINISHED),
+        dispute=status in (S.SUBMITTED, S.FINISHED) and permissions.can_dispute(user, match),
         reopen=can_manage_result(user, match)
         and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
         correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
@@ -110,7 +112,7 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     access = "view"
     # What the match's pages show of it: one query, however many names the page prints.
-    PAGE_RELATED = (*MATCH_PAGE_RELATED, "entered_by", "confirmed_by")
+    PAGE_RELATED = (*MATCH_PAGE_RELATED, "entered_by", "confirmed_by", "disputed_by")
     # What deciding who may enter the protocol and saving need (the permissions read these rows'
     # ids only; the away team is read only if someone other than the protocol keeper posts).
     SAVE_RELATED = ("competition", "home_team")
