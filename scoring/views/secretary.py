@@ -167,6 +167,8 @@ class ProtocolPageMixin(MatchAccessMixin):
             "actions": actions,
             "form": form,
             "preview": preview,
+            # An empty deal is not "without problems": saving it is refused until something is typed.
+            "nothing_typed": not form.is_bound,
             "placed": placed,
             "error": error,
             "upload_form": ProtocolUploadForm(
