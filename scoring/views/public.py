@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
 from scoring import public_selectors, selectors
+from scoring.exports.tables import competition_facts
 from scoring.models import Club, Match, Player, Team
 from scoring.site_address import absolute_reverse
 from scoring.table_html import UrlMaker
@@ -114,6 +115,8 @@ class CompetitionMixin(PublicPageMixin):
                 link_target=self.link_target(),
             ),
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
+            # How ties are broken, in the words the printed standings use.
+            "standings_order": competition_facts(competition)["order"],
             "current_round": current,
             "current_results": results,
             "current_byes": selectors.round_byes(current) if current is not None else [],
