@@ -98,11 +98,15 @@ def clock_text(rules: RuleSet) -> str:
     }
 
 
-def protocol_header(match: Match, rules: RuleSet) -> ProtocolHeader:
+def protocol_header(match: Match, rules: RuleSet, *, played: bool = True) -> ProtocolHeader:
     round_ = match.round
     when = round_.date if round_ and round_.date else None
     if match.scheduled_start:
         when = match.scheduled_start
+    # A protocol records the day the match was played, which a postponed or early match does not
+    # share with its round; the blank protocol, for the table to fill in, has the planned day.
+    if played and match.started_at:
+        when = match.started_at
     return ProtocolHeader(
         competition=str(match.competition),
         organiser=match.competition.organiser.name,
@@ -339,7 +343,7 @@ def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:
     rules = match.rules
     labels = deal_end_labels()
     return BlankProtocol(
-        header=protocol_header(match, rules),
+        header=protocol_header(match, rules, played=False),
         rows=range(1, rows + 1),
         show_red_threes=rules.red_three != 0,
         opening_steps=opening_table(rules),
