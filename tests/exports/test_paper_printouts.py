@@ -25,3 +25,15 @@ def test_the_official_protocol_shows_the_day_played_not_the_day_planned(played, 
 
     assert "2026-10-10" in text
     assert "2026-10-03" not in text
+
+
+def test_the_standings_pdf_reads_like_the_web_table(played, english):
+    from scoring.exports.tables import StandingsExportTable
+
+    text = pdf_text(pdf.standings_pdf(played["competition"])[2])
+
+    # The difference is signed, as on the web: the winner +1 780, the loser −1 780.
+    assert "+1 780" in text and "-1 780" in text
+    # A team's name is one cell on one line, in a column without the protocol header's frame.
+    assert "Hemmalaget" in text.replace("\n", " ")
+    assert StandingsExportTable.base_columns["team"].attrs["td"]["class"] == "listing-team strong"

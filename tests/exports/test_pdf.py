@@ -160,7 +160,7 @@ def test_standings_pdf_lists_teams_in_rank_order_with_the_competition_header(pla
     assert "Skåneserien 2026/27" in text
     assert "Organiser: Hemmaklubben" in text
     first, second = row_line(text, 1), row_line(text, 2)
-    assert first == "1 Hemmalaget 1 1 0 0 1 5 500 3 720 1 780"
+    assert first == "1 Hemmalaget 1 1 0 0 1 5 500 3 720 +1 780"  # signed, as on the web
     assert second == "2 Bortalaget 1 0 0 1 0 3 720 5 500 -1 780"
 
 
