@@ -173,6 +173,12 @@ def confirm_case(w):
     return reverse("scoring:match-confirm", args=[w.match.pk]), {"version": w.version}
 
 
+def dispute_case(w):
+    play(w, 3)
+    services.match_submit(match=w.match, user=w.users["home_secretary"], expected_version=int(w.version))
+    return reverse("scoring:match-dispute", args=[w.match.pk]), {"version": w.version, "reason": "giv 2 fel"}
+
+
 def reopen_case(w):
     play(w, 3)
     return reverse("scoring:match-reopen", args=[w.match.pk]), {"version": w.version, "reason": "fel i giv 2"}
@@ -284,6 +290,8 @@ MATRIX: dict[str, Case] = {
     "scoring:match-void": Case(KEEPER, void_case),
     "scoring:match-submit": Case(KEEPER, submit_case),
     "scoring:match-confirm": Case(CONFIRMER, confirm_case),
+    # the other side disputes: whoever confirms, and the away club's secretary
+    "scoring:match-dispute": Case(CONFIRMER | {"away_secretary"}, dispute_case),
     "scoring:match-reopen": Case(KEEPER, reopen_case),
     # the hall clock (public_clock.py)
     "scoring:round-clock-start": Case(KEEPER, clock_start_case),
