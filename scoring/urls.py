@@ -50,6 +50,7 @@ urlpatterns = [
     path("matches/<int:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
     path("matches/<int:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
     path("matches/<int:pk>/protocol/upload/", secretary_upload.ProtocolUploadView.as_view(), name="match-protocol-upload"),
+    path("matches/<int:pk>/protocol/upload/save/", secretary_upload.ProtocolUploadSaveView.as_view(), name="match-protocol-upload-save"),
     path("matches/<int:pk>/deals/<int:number>/correct/", secretary.DealCorrectView.as_view(), name="deal-correct"),
     path("matches/<int:pk>/deals/remove-last/", secretary.DealDeleteLastView.as_view(), name="deal-delete-last"),
     path("matches/<int:pk>/start/", secretary_actions.MatchStartView.as_view(), name="match-start"),

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
+from django.utils import timezone
 
 from scoring import compiled_queries, permissions
 from scoring.adapters import deal_to_entry, minutes_between
@@ -246,6 +247,28 @@ class Sheet:
         return len(self.rows) + 1
 
 
+def entries_sheet(match: Match, entries: list[DealEntry]) -> Sheet:
+    """Deals not stored (a protocol file being checked) as the sheet would show them once saved."""
+    state = replay_match(match, list(entries))
+    rows = tuple(
+        SheetRow(
+            number=replayed.number,
+            deal_id=0,
+            home=_sheet_side(replayed, "home"),
+            away=_sheet_side(replayed, "away"),
+            out=replayed.entry.out,
+            concealed=replayed.entry.concealed,
+            end=replayed.entry.effective_end,
+            dealt_at=None,
+            ends_match=state.end_deal == replayed.number and state.end is not None,
+            is_last=index == len(state.deals) - 1,
+            warnings=tuple(problem_message(p, replayed.number) for p in replayed.warnings),
+        )
+        for index, replayed in enumerate(state.deals)
+    )
+    return Sheet(state=state, rows=rows)
+
+
 def protocol_sheet(match: Match) -> Sheet:
     stored = stored_entries(match)
     state = replay_match(match, [entry for _, entry, _ in stored])
@@ -403,3 +426,15 @@ def place_problems(
             placed.general.append(message)
     placed.warnings = [problem_message(problem, number) for number, problem in warnings]
     return placed
+
+
+def planned_later_than_today(match: Match):
+    """The day a match not yet begun is planned for, when that is after today: the secretary may
+    have opened next week's match by mistake (both are listed in "My matches")."""
+    if match.scheduled_start:
+        day = timezone.localdate(match.scheduled_start)
+    elif match.round_id and match.round.date:
+        day = match.round.date
+    else:
+        return None
+    return day if day > timezone.localdate() else None

@@ -122,11 +122,22 @@ def check_case(w):
     return reverse("scoring:match-protocol-check", args=[w.match.pk]), deal_fields(version=w.version)
 
 
+UPLOAD_CSV = b"deal,home_cards,away_cards,end\n1,120,-40,stock\n2,50,60,stock\n"
+
+
 def upload_case(w):
     play(w, 1)
-    csv = b"deal,home_cards,away_cards,end\n1,120,-40,stock\n2,50,60,stock\n"
     return reverse("scoring:match-protocol-upload", args=[w.match.pk]), {
-        "version": w.version, "reason": "papperet", "file": SimpleUploadedFile("p.csv", csv, "text/csv"),
+        "version": w.version, "reason": "papperet", "file": SimpleUploadedFile("p.csv", UPLOAD_CSV, "text/csv"),
+    }  # fmt: skip
+
+
+def upload_save_case(w):
+    from scoring.views.secretary_upload import sign_checked_file
+
+    play(w, 1)
+    return reverse("scoring:match-protocol-upload-save", args=[w.match.pk]), {
+        "version": w.version, "reason": "papperet", "checked": sign_checked_file(w.match, UPLOAD_CSV, "p.csv"),
     }  # fmt: skip
 
 
@@ -279,7 +290,8 @@ MATRIX: dict[str, Case] = {
     # the protocol (secretary.py)
     "scoring:match-protocol": Case(KEEPER, protocol_case),
     "scoring:match-protocol-check": Case(KEEPER, check_case, writes=False, headers=HTMX),
-    "scoring:match-protocol-upload": Case(KEEPER, upload_case),
+    "scoring:match-protocol-upload": Case(KEEPER, upload_case, writes=False),  # checks, shows
+    "scoring:match-protocol-upload-save": Case(KEEPER, upload_save_case),
     "scoring:deal-correct": Case(KEEPER, correct_case),
     "scoring:deal-delete-last": Case(KEEPER, delete_last_case),
     # the match lifecycle (secretary_actions.py)
