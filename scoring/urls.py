@@ -7,7 +7,7 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 from django.urls import path
 
 from scoring.cache import competition_stamp, match_stamp, public_page, team_stamp
-from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
+from scoring.views import exports, manage, manage_delete, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
 # Public pages wrapped in public_page(...) are cached per viewer class (scoring/cache.py, issue 7).
@@ -78,6 +78,10 @@ urlpatterns = [
     path("manage/rounds/<int:pk>/", manage.RoundUpdateView.as_view(), name="manage-round-edit"),
     path("manage/competitions/<int:pk>/matches/new/", manage.MatchCreateView.as_view(), name="manage-match-create"),
     path("manage/matches/<int:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
+    path("manage/players/<int:pk>/delete/", manage_delete.PlayerDeleteView.as_view(), name="manage-player-delete"),
+    path("manage/teams/<int:pk>/delete/", manage_delete.TeamDeleteView.as_view(), name="manage-team-delete"),
+    path("manage/rounds/<int:pk>/delete/", manage_delete.RoundDeleteView.as_view(), name="manage-round-delete"),
+    path("manage/matches/<int:pk>/delete/", manage_delete.MatchDeleteView.as_view(), name="manage-match-delete"),
     # -- end of manage
     # exports: PDF and Excel downloads
     # -- exports (issue 5): documents of a match, a round, the standings and a whole competition

@@ -77,3 +77,8 @@ __all__ += [
     "round_save",
     "team_save",
 ]
+
+# deleting what was set up by mistake; archiving what has results
+from .deleting import DeletionPlan, delete_or_archive, deletion_plan  # noqa: E402
+
+__all__ += ["DeletionPlan", "delete_or_archive", "deletion_plan"]

@@ -223,6 +223,25 @@ def team_edit_case(w):
     }  # fmt: skip
 
 
+def player_delete_case(w):
+    player = f.make_player("Dubbelinförd", club=w.home_club)
+    return reverse("scoring:manage-player-delete", args=[player.pk]), {}
+
+
+def team_delete_case(w):
+    one, two = f.make_player("Ett", club=w.home_club), f.make_player("Två", club=w.home_club)
+    team = Team.objects.create(name="Felinfört lag", club=w.home_club, player_one=one, player_two=two)
+    return reverse("scoring:manage-team-delete", args=[team.pk]), {}
+
+
+def round_delete_case(w):
+    return reverse("scoring:manage-round-delete", args=[w.round.pk]), {}
+
+
+def match_delete_case(w):
+    return reverse("scoring:manage-match-delete", args=[w.match.pk]), {}
+
+
 COMPETITION_FIELDS = {
     "season": "2027/28", "kind": "league", "rules_key": "sv-tavling", "points_key": "sv-serie",
     "requires_confirmation": "on", "is_public": "on",
@@ -318,6 +337,10 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-round-edit": Case(KEEPER, round_edit_case),
     "scoring:manage-match-create": Case(KEEPER, match_create_case),
     "scoring:manage-match-edit": Case(KEEPER, match_edit_case),
+    "scoring:manage-player-delete": Case(KEEPER, player_delete_case),
+    "scoring:manage-team-delete": Case(KEEPER, team_delete_case),
+    "scoring:manage-round-delete": Case(KEEPER, round_delete_case),
+    "scoring:manage-match-delete": Case(KEEPER, match_delete_case),
     # schedule tools (schedules.py)
     "scoring:manage-schedule-generate": Case(KEEPER, schedule_generate_case),
     "scoring:manage-schedule-pair": Case(KEEPER, schedule_pair_case),
