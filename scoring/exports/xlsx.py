@@ -31,6 +31,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from scoring import selectors
+from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
 from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows
 from scoring.models import Competition, Deal, Match, Round
@@ -255,7 +256,7 @@ def _match_facts(match: Match, state) -> list[list[Any]]:
     ]
 
 
-_WORDED_COLUMNS = {"home_melded", "away_melded", "out", "concealed", "end"}
+_WORDED_COLUMNS = {"home_melded", "away_melded", "out", "concealed", "end", "time_up"}
 
 
 def readable_deal_rows(rows: Iterable[Sequence[Any]], prefix: Sequence[str] = ()) -> Iterator[list[Any]]:
@@ -304,9 +305,15 @@ _DEAL_FIELDS = (
     "number",
     "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_melded",
     "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_melded",
-    "out", "concealed", "end",
+    "out", "concealed", "end", "match__end", "match__deal_count", "match__started_at", "dealt_at",
     "home_min_before", "away_min_before", "home_score", "away_score", "home_total", "away_total",
 )  # fmt: skip
+
+
+def _minute(minute: float | None) -> int | float | None:
+    if minute is None:
+        return None
+    return int(minute) if float(minute).is_integer() else minute
 
 
 def _yes_no(value: bool) -> str:
@@ -330,7 +337,7 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
         match_id, round_number, table, home_team, away_team, number,
         home_cards, home_natural, home_mixed, home_red3, home_penalty, home_melded,
         away_cards, away_natural, away_mixed, away_red3, away_penalty, away_melded,
-        out, concealed, end,
+        out, concealed, end, match_end, deal_count, started_at, dealt_at,
         home_min, away_min, home_score, away_score, home_total, away_total,
     ) in deals:  # fmt: skip
         entry = DealEntry(
@@ -345,6 +352,9 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
             home_cards, home_natural, home_mixed, home_red3, home_penalty, _yes_no(entry.melded("home")),
             away_cards, away_natural, away_mixed, away_red3, away_penalty, _yes_no(entry.melded("away")),
             out, "yes" if concealed else "", entry.effective_end,
+            # The time ran out after the last deal, between deals (RULES.md, the protocol file).
+            "yes" if match_end == "clock" and number == deal_count and end != "clock" else "",
+            _minute(minutes_between(started_at, dealt_at)),
             home_min, away_min, home_score, away_score, home_total, away_total,
         ]  # fmt: skip
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -267,12 +267,30 @@ def deals_record(
         deals_before = match.deal_count
         number = deals_before + 1
         entry = _with_number(entry, number, match.started_at, dealt_at)
+        if dealt_at is None:
+            dealt_at = dealt_time(match.started_at, entry.dealt_minute)
+        # The deal before is read only when the new deal's checks need it: a written minimum or
+        # total (rule 35 b) or a time (deals-out-of-order).
+        home, away = entry.home, entry.away
+        needs_last = deals_before and (
+            entry.dealt_minute is not None
+            or home.written_min is not None
+            or home.written_total is not None
+            or away.written_min is not None
+            or away.written_total is not None
+        )
+        last = _last_deal_as_written(match) if needs_last else None
         state = replay_next(
             match.rules,
             entry,
             totals=(match.home_total, match.away_total),
             deals_before=deals_before,
-            previous_minute=_last_dealt_minute(match) if entry.dealt_minute is not None and deals_before else None,
+            written_before=(last["home_total_written"], last["away_total_written"]) if last else (None, None),
+            previous_minute=(
+                minutes_between(match.started_at, last["last_dealt_at"])
+                if last and entry.dealt_minute is not None
+                else None
+            ),
             points=match.points_rules,
             clock_expired=match.clock_expired,
         )
@@ -310,12 +328,26 @@ def deals_record(
     return match
 
 
-def _last_dealt_minute(match: Match) -> float | None:
-    """When the last deal with a time was dealt, in minutes of the match (for deals-out-of-order)."""
-    moment = (
-        match.deals.filter(dealt_at__isnull=False).order_by("-number").values_list("dealt_at", flat=True).first()
+def _last_deal_as_written(match: Match) -> dict[str, object] | None:
+    """What the next deal's checks need of the deals before it: the running totals as written on
+    the last deal (rule 35 b) and when the last deal with a time was dealt (deals-out-of-order)."""
+    last_dealt = (
+        Deal.objects.filter(match_id=match.pk, dealt_at__isnull=False).order_by("-number").values("dealt_at")[:1]
     )
-    return minutes_between(match.started_at, moment)
+    return (
+        Deal.objects.filter(match_id=match.pk)
+        .order_by("-number")
+        .annotate(last_dealt_at=Subquery(last_dealt))
+        .values("home_total_written", "away_total_written", "last_dealt_at")
+        .first()
+    )
+
+
+def dealt_time(started_at: datetime | None, minute: float | None) -> datetime | None:
+    """The time a deal was dealt, from the minute of the match the protocol gives."""
+    if started_at is None or minute is None:
+        return None
+    return started_at + timedelta(minutes=minute)
 
 
 def _with_number(entry: DealEntry, number: int, started_at, dealt_at) -> DealEntry:
@@ -352,6 +384,8 @@ def deal_correct(
         raise MatchStateError(_("There is no deal %(number)s to correct.") % {"number": number})
     old_deal = match.deals.get(number=number)
     entries[number - 1] = _with_number(entry, number, match.started_at, dealt_at)
+    if dealt_at is None:
+        dealt_at = dealt_time(match.started_at, entries[number - 1].dealt_minute)
     state = _replay(match, entries)
     problems = _errors_of(state, [number]) + [
         (n, p) for n, p in _errors_of(state) if p.code == "after-match-end"
@@ -604,16 +638,26 @@ def match_import_deals(
     _snapshot_rules(match)
     if not match.started_at:
         match.started_at = timezone.now()
-    state = _replay(match, list(entries))
+    before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}
+    entries = list(entries)
+    # `time_up` on the last deal: the time ran out between deals, as the page's "time ran out"
+    # records it (RULES.md, the end of a match); on an earlier deal the deals after it are refused
+    # (after-match-end).
+    match.clock_expired = bool(entries) and entries[-1].time_up and match.rules.has_clock
+    state = _replay(match, entries)
     problems = _errors_of(state)
     if problems:
         raise DealProblemsError(problems, _("The file was not imported: it has errors. Nothing was saved."))
-    before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}
     match.deals.all().delete()
     if state.deals:
         Deal.objects.bulk_create(
             [
-                Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed))
+                Deal(
+                    match=match,
+                    **entry_to_fields(replayed.entry),
+                    **computed_fields(replayed),
+                    dealt_at=dealt_time(match.started_at, replayed.entry.dealt_minute),
+                )
                 for replayed in state.deals
             ]
         )

@@ -149,7 +149,7 @@ class ProtocolPageMixin(MatchAccessMixin):
         if form is None:
             form = self.entry_form(autofocus=autofocus)
         if preview is None and actions.enter and form.is_bound and form.is_valid():
-            preview = preview_deal(match, form.entry(sheet.next_number), dealt_at=form.dealt_datetime(match))
+            preview = preview_deal(match, form.entry(sheet.next_number))
         if preview is None and actions.enter and not form.is_bound:
             preview = preview_deal(match, DealEntry(sheet.next_number, SideEntry(), SideEntry()))
         placed = place_problems(
@@ -205,7 +205,6 @@ class MatchProtocolView(ProtocolPageMixin, View):
                 user=request.user,
                 entry=form.entry(number),
                 expected_version=form.cleaned_data["version"],
-                dealt_at=form.dealt_datetime(match),
             )
         except services.DealProblemsError as refusal:
             return self.page(form=form, problems=refusal.problems, error=refusal.message)
@@ -250,7 +249,6 @@ class DealLiveCheckView(ProtocolPageMixin, View):
                 match,
                 deal_form.entry(correct_number or match.deal_count + 1),
                 correct_number=correct_number,
-                dealt_at=deal_form.dealt_datetime(match),
             )
         if not is_htmx(request):
             if correct_number:
@@ -310,7 +308,7 @@ class DealCorrectView(MatchAccessMixin, View):
             deal_part = DealForm(form.data, has_clock=match.rules.has_clock)
             if deal_part.is_valid():
                 preview = preview_deal(
-                    match, deal_part.entry(number), correct_number=number, dealt_at=deal_part.dealt_datetime(match)
+                    match, deal_part.entry(number), correct_number=number
                 )
         elif preview is None and not form.is_bound:
             preview = preview_deal(
@@ -344,7 +342,7 @@ class DealCorrectView(MatchAccessMixin, View):
         match = self.match
         initial = {"version": match.version}
         if data is None:
-            initial.update(DealForm.initial_from_deal(self.deal_or_404(number)))
+            initial.update(DealForm.initial_from_deal(self.deal_or_404(number), match.started_at))
         return DealCorrectForm(data, initial=initial, has_clock=match.rules.has_clock)
 
     def get(self, request, pk, number):
@@ -364,7 +362,6 @@ class DealCorrectView(MatchAccessMixin, View):
                 entry=form.entry(number),
                 reason=form.cleaned_data["reason"],
                 expected_version=form.cleaned_data["version"],
-                dealt_at=form.dealt_datetime(match),
             )
         except services.DealProblemsError as refusal:
             return self.page(number, form=form, problems=refusal.problems, error=refusal.message)

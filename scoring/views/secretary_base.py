@@ -212,7 +212,7 @@ class SheetRow:
     out: str | None
     concealed: bool
     end: str
-    dealt_at: datetime | None
+    dealt_minute: float | None
     ends_match: bool
     is_last: bool
     warnings: tuple[str, ...]
@@ -247,31 +247,11 @@ class Sheet:
         return len(self.rows) + 1
 
 
-def entries_sheet(match: Match, entries: list[DealEntry]) -> Sheet:
-    """Deals not stored (a protocol file being checked) as the sheet would show them once saved."""
+def entries_sheet(match: Match, entries: list[DealEntry], deal_ids: list[int] | None = None) -> Sheet:
+    """Deals as the sheet shows them: the stored ones (protocol_sheet), or deals not stored (a
+    protocol file being checked) as they would be shown once saved."""
     state = replay_match(match, list(entries))
-    rows = tuple(
-        SheetRow(
-            number=replayed.number,
-            deal_id=0,
-            home=_sheet_side(replayed, "home"),
-            away=_sheet_side(replayed, "away"),
-            out=replayed.entry.out,
-            concealed=replayed.entry.concealed,
-            end=replayed.entry.effective_end,
-            dealt_at=None,
-            ends_match=state.end_deal == replayed.number and state.end is not None,
-            is_last=index == len(state.deals) - 1,
-            warnings=tuple(problem_message(p, replayed.number) for p in replayed.warnings),
-        )
-        for index, replayed in enumerate(state.deals)
-    )
-    return Sheet(state=state, rows=rows)
-
-
-def protocol_sheet(match: Match) -> Sheet:
-    stored = stored_entries(match)
-    state = replay_match(match, [entry for _, entry, _ in stored])
+    ids = deal_ids or [0] * len(state.deals)
     rows = tuple(
         SheetRow(
             number=replayed.number,
@@ -281,14 +261,19 @@ def protocol_sheet(match: Match) -> Sheet:
             out=replayed.entry.out,
             concealed=replayed.entry.concealed,
             end=replayed.entry.effective_end,
-            dealt_at=dealt_at,
+            dealt_minute=replayed.entry.dealt_minute,
             ends_match=state.end_deal == replayed.number and state.end is not None,
-            is_last=index == len(stored) - 1,
+            is_last=index == len(state.deals) - 1,
             warnings=tuple(problem_message(p, replayed.number) for p in replayed.warnings),
         )
-        for index, (replayed, (deal_id, _, dealt_at)) in enumerate(zip(state.deals, stored))
+        for index, (replayed, deal_id) in enumerate(zip(state.deals, ids))
     )
     return Sheet(state=state, rows=rows)
+
+
+def protocol_sheet(match: Match) -> Sheet:
+    stored = stored_entries(match)
+    return entries_sheet(match, [entry for _, entry, _ in stored], [deal_id for deal_id, _, _ in stored])
 
 
 # -- the deal being typed -----------------------------------------------------------------------
@@ -324,7 +309,7 @@ def preview_deal(
 ) -> DealPreview:
     """Replay the stored deals with the typed one (added, or replacing deal `correct_number`)."""
     entries = [entry_ for _, entry_, _ in stored_entries(match)]
-    minute = minutes_between(match.started_at, dealt_at) if dealt_at else None
+    minute = minutes_between(match.started_at, dealt_at) if dealt_at else entry.dealt_minute
     if correct_number is not None and 1 <= correct_number <= len(entries):
         number = correct_number
         entries[number - 1] = replace(entry, number=number, dealt_minute=minute)
