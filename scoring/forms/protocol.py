@@ -44,6 +44,20 @@ def _number_input(*, autofocus: bool = False) -> forms.NumberInput:
     return forms.NumberInput(attrs=attrs)
 
 
+# Numbers that may be below zero (card points −65, a deal score, a running total): a phone's
+# numeric keypad (inputmode "numeric" or "decimal") has no minus key, so these fields ask for the
+# keyboard that has one, and take the text as a protocol file does (engine parse_number: −65,
+# -65, 1 187), which names a slip instead of the browser quietly emptying the field.
+SIGNED_FIELDS = tuple(f"{side}_{name}" for side in SIDES for name in ("cards", "score", "total"))
+
+
+def _signed_number_input() -> forms.TextInput:
+    return forms.TextInput(attrs={
+        "class": "num", "autocomplete": "off", "inputmode": "text", "autocapitalize": "off",
+        "spellcheck": "false", "pattern": "[−+\\-]?[0-9 \u202f]*",
+    })  # fmt: skip
+
+
 class ProtocolNumberField(forms.Field):
     """A whole number, read as a protocol file reads it (engine.protocol_file.parse_number: the same
     numbers are accepted on the page and in a file, and the same refused); empty means
@@ -162,6 +176,9 @@ class DealForm(forms.Form):
         if prepared is not None:
             return prepared
         fields = copy.deepcopy(cls.base_fields)
+        for name in SIGNED_FIELDS:
+            if name in fields:
+                fields[name].widget = _signed_number_input()
         if not has_clock:
             fields["end"].choices = [c for c in fields["end"].choices if c[0] != "clock"]
         for name, field in fields.items():
