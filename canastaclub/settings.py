@@ -135,8 +135,8 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.config(conn_max_age=CONN_MAX_AGE, conn_health_checks=True)}
     # PostgreSQL: parameters bound by the server and statements prepared once per connection
     # after their second run, so the server does not parse and plan the same few statements
-    # (read a match, save a deal, the cache stamps) on every request: saving a deal took 3.5
-    # instead of 4.4 ms (issue 7). Off with DJANGO_DB_PREPARED_STATEMENTS=no, which a pooler in
+    # (read a match, save a deal) on every request: saving a deal took 3.5
+    # instead of 4.4 ms. Off with DJANGO_DB_PREPARED_STATEMENTS=no, which a pooler in
     # transaction mode (PgBouncer) needs.
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DJANGO_DB_PREPARED_STATEMENTS", True):
         DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
@@ -153,6 +153,10 @@ else:
 # -shm files too (README, Backup and restore).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA journal_mode=WAL;"
+    # SQLite has no row locks (SELECT ... FOR UPDATE is ignored): a transaction takes the write lock
+    # when it begins, so the services' lock-then-check-the-version is served one at a time there
+    # too, and two saves wait for each other instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     # The tests' database is a file too, not Django's shared in-memory one: that one locks whole
     # tables between connections ("database table is locked") where a file in WAL mode lets the
     # browser tests' live check read while a deal is being saved, as the site does in production.
@@ -301,8 +305,8 @@ LOGGING = {
 }
 
 # --- Cache ----------------------------------------------------------------------------------------
-# Standings and public pages are cached (scoring/cache.py) under a stamp read from the database, so a
-# new result shows at once even though each process has its own memory cache.
+# Django's stock cache, for the libraries that use one. No page and no standings are cached: a
+# save would empty them exactly while a round is played; the standings are rows kept by the services.
 
 CACHES = {
     "default": {

@@ -12,11 +12,13 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from .deal import DEAL_ENDS, DealEntry, SideEntry
 from .match import MatchState, ReplayedDeal
-from .problems import SIDES
+from .problems import AWAY, HOME, SIDES
 
 SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total")
 COLUMNS: tuple[str, ...] = (
@@ -40,6 +42,8 @@ WRITE_COLUMNS: tuple[str, ...] = (
 )  # fmt: skip
 
 _INT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "min", "score", "total")
+_INT_COLUMNS = tuple(f"{side}_{name}" for side in ("home", "away") for name in _INT_FIELDS)
+_COLUMN_SET = frozenset(COLUMNS)
 _YES = {"yes", "ja", "y", "j", "true", "1", "x"}
 _NO = {"no", "nej", "n", "false", "0"}
 # A number beyond this is not a card game's: refuse it as unreadable rather than compute with it.
@@ -183,7 +187,7 @@ def _check_header(header: Sequence[Any]) -> list[str]:
         name = "" if cell is None else interchange_name(str(cell))
         if not name:
             raise ProtocolFileError("empty-column-name", 1, None, {"position": len(names) + 1})
-        if name not in COLUMNS:
+        if name not in _COLUMN_SET:
             raise ProtocolFileError("unknown-column", 1, name)
         if name in names:
             raise ProtocolFileError("duplicate-column", 1, name)
@@ -196,8 +200,16 @@ def _check_header(header: Sequence[Any]) -> list[str]:
 
 # Texts already read as numbers, and their values (bounded: a file of odd numbers cannot grow it
 # without end).
-_KNOWN_NUMBERS: dict[str, int] = {}
+_EMPTY = object()  # a text known to be an empty cell
+_KNOWN_NUMBERS: dict[str, Any] = {"": _EMPTY}
 _KNOWN_NUMBERS_LIMIT = 20_000
+
+
+@lru_cache(maxsize=64)
+def _row_reader(header: tuple[Any, ...]) -> _RowReader:
+    """The reader of the rows under a header (a season's files share a few headers: each is
+    checked and laid out once)."""
+    return _RowReader(_check_header(header))
 
 
 class _RowReader:
@@ -205,48 +217,50 @@ class _RowReader:
     (looked up once per file, not once per cell)."""
 
     def __init__(self, names: list[str]):
+        self.names = names
         self.width = len(names)
         position = {name: index for index, name in enumerate(names)}
         self.deal = position["deal"]
-        self.sides = [
-            (side, [(name, f"{side}_{name}", position.get(f"{side}_{name}")) for name in _INT_FIELDS],
-             position.get(f"{side}_melded"))
-            for side in SIDES
-        ]
+        # The 16 number columns, home then away; one that is not in the file reads the empty cell
+        # added after the row's last.
+        self.int_columns = _INT_COLUMNS
+        self.int_cells = itemgetter(*[position.get(column, self.width) for column in _INT_COLUMNS])
+        self.melded = tuple(position.get(f"{side}_melded") for side in SIDES)
         self.out = position.get("out")
         self.concealed = position.get("concealed")
         self.end = position.get("end")
         self.time_up = position.get("time_up")
         self.dealt = position.get("dealt")
 
-    def __call__(self, cells: Sequence[Any], line: int) -> DealEntry:
-        if len(cells) < self.width:
-            cells = [*cells, *([None] * (self.width - len(cells)))]
+    def numbers(self, cells: Sequence[Any], line: int) -> list[int | None]:
+        texts = self.int_cells(cells)
         known = _KNOWN_NUMBERS
+        # Protocols repeat the same few hundred numbers: each text is read once (parse_number).
+        numbers = list(map(known.get, texts))
+        if None in numbers:
+            for index, value in enumerate(numbers):
+                if value is None:
+                    cell = texts[index]
+                    value = parse_number(cell, line, self.int_columns[index])
+                    if type(cell) is str and len(known) < _KNOWN_NUMBERS_LIMIT:
+                        known[cell] = _EMPTY if value is None else value
+                    numbers[index] = value
+        if _EMPTY in numbers:
+            numbers = [None if value is _EMPTY else value for value in numbers]
+        return numbers
+
+    def __call__(self, cells: Sequence[Any], line: int) -> DealEntry:
+        cells = [*cells, *([None] * (self.width - len(cells))), ""]
         number = parse_number(cells[self.deal], line, "deal")
         if number is None:
             raise ProtocolFileError("missing-value", line, "deal")
-        sides: list[SideEntry] = []
-        for side, int_columns, melded in self.sides:
-            ints: list[int | None] = []
-            for _name, column, index in int_columns:
-                if index is None:
-                    ints.append(None)
-                    continue
-                cell = cells[index]
-                if cell is None or cell == "":
-                    ints.append(None)
-                    continue
-                # Protocols repeat the same few hundred numbers: each text is read once.
-                value = known.get(cell) if type(cell) is str else None
-                if value is None:
-                    value = parse_number(cell, line, column)
-                    if value is not None and type(cell) is str and len(known) < _KNOWN_NUMBERS_LIMIT:
-                        known[cell] = value
-                ints.append(value)
-            cards, natural, mixed, red3, penalty, written_min, written_score, written_total = ints
+        numbers = self.numbers(cells, line)
+        sides = []
+        for side, first, melded in ((HOME, 0, self.melded[0]), (AWAY, 8, self.melded[1])):
+            cards, natural, mixed, red3, penalty, written_min, written_score, written_total = numbers[first : first + 8]
             if cards is None:
                 raise ProtocolFileError("missing-value", line, f"{side}_cards")
+            melded_cell = None if melded is None else cells[melded]
             sides.append(
                 SideEntry(
                     cards,
@@ -254,24 +268,39 @@ class _RowReader:
                     mixed or 0,
                     red3 or 0,
                     penalty or 0,
-                    None if melded is None else _parse_yes_no(cells[melded], line, f"{side}_melded"),
+                    None if melded_cell is None or melded_cell == "" else _parse_yes_no(melded_cell, line, f"{side}_melded"),
                     written_min,
                     written_score,
                     written_total,
                 )
             )
+        out = cells[self.out] if self.out is not None else None
+        end = cells[self.end] if self.end is not None else None
         return DealEntry(
-            number=number,
-            home=sides[0],
-            away=sides[1],
-            out=None if self.out is None else _parse_choice(cells[self.out], line, "out", SIDES),
-            concealed=self.concealed is not None
-            and bool(_parse_yes_no(cells[self.concealed], line, "concealed", empty_is_no=True)),
-            end=None if self.end is None else _parse_choice(cells[self.end], line, "end", DEAL_ENDS),
-            time_up=self.time_up is not None
-            and bool(_parse_yes_no(cells[self.time_up], line, "time_up", empty_is_no=True)),
-            dealt_minute=None if self.dealt is None else _parse_minute(cells[self.dealt], line),
+            number,
+            sides[0],
+            sides[1],
+            _OUTS[out] if out in _OUTS else _parse_choice(out, line, "out", SIDES),
+            self.flag(cells, self.concealed, line, "concealed"),
+            _ENDS[end] if end in _ENDS else _parse_choice(end, line, "end", DEAL_ENDS),
+            None if self.dealt is None else _parse_minute(cells[self.dealt], line),
+            self.flag(cells, self.time_up, line, "time_up"),
         )
+
+    @staticmethod
+    def flag(cells: Sequence[Any], index: int | None, line: int, column: str) -> bool:
+        """A `yes`-or-empty column (concealed, time_up)."""
+        if index is None:
+            return False
+        cell = cells[index]
+        if cell == "" or cell is None:
+            return False
+        return bool(_parse_yes_no(cell, line, column, empty_is_no=True))
+
+
+# The usual spellings, looked up before the full readers (_parse_choice) take the rest.
+_OUTS = {None: None, "": None, "home": "home", "away": "away"}
+_ENDS = {None: None, "": None, "out": "out", "stock": "stock", "clock": "clock"}
 
 
 def _is_blank(cell: Any) -> bool:
@@ -284,14 +313,16 @@ def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]
         _, header = next(iterator)
     except StopIteration:
         raise ProtocolFileError("no-header", 1) from None
-    names = _check_header(header)
-    read_row = _RowReader(names)
+    read_row = _row_reader(tuple(header))
+    names = read_row.names
     width = len(names)
+    deal_index = read_row.deal
     deals: list[DealEntry] = []
     for line, cells in iterator:
         if line > MAX_LINES:
             raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
-        if all(map(_is_blank, cells)):
+        # A row with its deal number is not blank; only one without is looked at cell by cell.
+        if (len(cells) <= deal_index or _is_blank(cells[deal_index])) and all(map(_is_blank, cells)):
             continue
         if len(cells) > width and not all(map(_is_blank, cells[width:])):
             raise ProtocolFileError("too-many-values", line, None, {"columns": width})

@@ -28,7 +28,6 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from scoring import selectors
 from scoring.adapters import minutes_between
@@ -36,8 +35,10 @@ from scoring.engine import DealEntry, SideEntry
 from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows
 from scoring.models import Competition, Deal, Match, Round
 
+from scoring.selectors.protocols import match_protocol, status_text
 from . import XLSX, Export
-from .documents import match_record_url, protocol_matches, replay_match
+
+from .documents import match_record_url, protocol_matches
 from .formatting import file_name, iso_date, plain_number
 from .tables import (
     RoundResultsExportTable,
@@ -100,7 +101,7 @@ def write_sheet(
     *,
     heading: Sequence[Sequence[Any]] = (),
     convert: bool = True,
-) -> WriteOnlyWorksheet:
+) -> Any:  # the workbook's write-only sheet
     """Write one sheet: `heading` rows (the first in large bold type), then `rows`, whose first
     row is the table header (bold, frozen). Returns the sheet. `convert=False`: the rows hold only
     numbers, text and None, and stream to the sheet untouched (a 100 000-row sheet)."""
@@ -251,7 +252,7 @@ def _match_facts(match: Match, state) -> list[list[Any]]:
         [_("Home match points"), points(match.home_points)],
         [_("Away match points"), points(match.away_points)],
         [_("How the match ended"), str(match.get_end_display()) if match.end else ""],
-        [_("Status"), str(match.get_status_display())],
+        [_("Status"), status_text(match)],
         [_("Online record"), match_record_url(match)],
     ]
 
@@ -284,7 +285,7 @@ def readable_deal_rows(rows: Iterable[Sequence[Any]], prefix: Sequence[str] = ()
 def match_protocol_xlsx(match: Match) -> Export:
     """The protocol in the interchange columns (first sheet: it imports again), and the match facts."""
     match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
-    state = replay_match(match)
+    state = match_protocol(match).state
     workbook = new_workbook()
     write_sheet(workbook, _("Protocol"), readable_deal_rows(deal_rows(state)))
     write_sheet(workbook, _("Match"), _match_facts(match, state))

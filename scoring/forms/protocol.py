@@ -10,7 +10,6 @@ computes a score itself.
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime
 
 from django import forms
@@ -94,19 +93,6 @@ class MinuteField(ProtocolNumberField):
             raise forms.ValidationError(self.error_messages["negative"], code="negative")
 
 
-class _FieldsOnce(dict):
-    """A form's fields prepared once (DealForm._prepared_fields). Django deep-copies a form's
-    fields for every form it makes; "copying" these gives the same field objects in a new dict,
-    which is safe because nothing changes a field of these forms once prepared."""
-
-    def __deepcopy__(self, memo):
-        return dict(self)
-
-
-# (form class, has_clock, autofocus) -> the fields as prepared for it.
-_PREPARED_FIELDS: dict[tuple, dict] = {}
-
-
 class DealForm(forms.Form):
     """One deal as written. `entry(number)` gives the engine's DealEntry."""
 
@@ -159,37 +145,23 @@ class DealForm(forms.Form):
 
     def __init__(self, *args, has_clock: bool = False, autofocus: bool = False, **kwargs):
         kwargs.setdefault("auto_id", "id_%s")
-        # Django copies every field (deepcopy) for each form so that one form's changes stay its
-        # own. These forms change their fields only by the two options, so each class keeps one
-        # copy per option and a form takes that (issue 7: the copying was a tenth of a save).
-        self.base_fields = _FieldsOnce(self._prepared_fields(has_clock, autofocus))
         super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            for side in SIDES:
-                for name in COUNT_FIELDS:
-                    self.initial.setdefault(f"{side}_{name}", 0)
-
-    @classmethod
-    def _prepared_fields(cls, has_clock: bool, autofocus: bool) -> dict:
-        key = (cls, has_clock, autofocus)
-        prepared = _PREPARED_FIELDS.get(key)
-        if prepared is not None:
-            return prepared
-        fields = copy.deepcopy(cls.base_fields)
         for name in SIGNED_FIELDS:
-            if name in fields:
-                fields[name].widget = _signed_number_input()
+            self.fields[name].widget = _signed_number_input()
         if not has_clock:
-            fields["end"].choices = [c for c in fields["end"].choices if c[0] != "clock"]
-        for name, field in fields.items():
+            self.fields["end"].choices = [c for c in self.fields["end"].choices if c[0] != "clock"]
+        for name, field in self.fields.items():
             # Problems for a field appear in the element "problems-<name>" next to it.
             described = [f"problems-{name}"]
             if field.help_text:
                 described.insert(0, f"hint-{name}")
             field.widget.attrs["aria-describedby"] = " ".join(described)
         if autofocus:
-            fields["home_cards"].widget.attrs["autofocus"] = True
-        return _PREPARED_FIELDS.setdefault(key, fields)
+            self.fields["home_cards"].widget.attrs["autofocus"] = True
+        if not self.is_bound:
+            for side in SIDES:
+                for name in COUNT_FIELDS:
+                    self.initial.setdefault(f"{side}_{name}", 0)
 
     def clean(self):
         data = super().clean()

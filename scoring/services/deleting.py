@@ -17,7 +17,6 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from scoring import permissions
-from scoring.cache import bump_competition_on_commit
 from scoring.models import Bye, Match, Player, Round, Team
 from scoring.selectors import with_play
 
@@ -107,9 +106,6 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
         audit_log(match=None, user=user, action=f"{plan.kind}_archive", before=before,
                   object_type=plan.kind, object_id=pk)  # fmt: skip
         return plan
-    # Public pages of the competitions concerned are cached (scoring/cache.py): they change now.
-    for competition_id in _competitions_of(obj):
-        bump_competition_on_commit(competition_id)
     if isinstance(obj, Match):
         before["match"] = match_snapshot(obj)
         obj.delete()
@@ -132,9 +128,3 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
               object_type=plan.kind, object_id=pk)  # fmt: skip
     return plan
 
-
-def _competitions_of(obj) -> set[int]:
-    if isinstance(obj, (Match, Round)):
-        return {obj.competition_id}
-    teams = [obj] if isinstance(obj, Team) else list(Team.objects.filter(Q(player_one=obj) | Q(player_two=obj)))
-    return set(Team.competitions.through.objects.filter(team__in=teams).values_list("competition_id", flat=True))

@@ -149,9 +149,9 @@ class ProtocolPageMixin(MatchAccessMixin):
         if form is None:
             form = self.entry_form(autofocus=autofocus)
         if preview is None and actions.enter and form.is_bound and form.is_valid():
-            preview = preview_deal(match, form.entry(sheet.next_number))
+            preview = preview_deal(match, form.entry(sheet.next_number), protocol=sheet)
         if preview is None and actions.enter and not form.is_bound:
-            preview = preview_deal(match, DealEntry(sheet.next_number, SideEntry(), SideEntry()))
+            preview = preview_deal(match, DealEntry(sheet.next_number, SideEntry(), SideEntry()), protocol=sheet)
         placed = place_problems(
             form.fields,
             problems=problems or (preview.problems if preview and form.is_bound else ()),

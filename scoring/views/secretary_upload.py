@@ -27,14 +27,9 @@ from scoring import services
 from scoring.engine.protocol_file import ProtocolFileError, read_protocol
 from scoring.forms.protocol import ProtocolUploadForm, ReasonField, VersionForm
 from scoring.messages import file_error_message, problem_message
+from scoring.selectors.protocols import protocol_preview
 
-from .secretary_base import (
-    MatchAccessMixin,
-    entries_sheet,
-    match_actions,
-    planned_later_than_today,
-    protocol_sheet,
-)
+from .secretary_base import MatchAccessMixin, match_actions, planned_later_than_today, protocol_sheet
 
 STALE_STATUS = 409
 SIGNING_SALT = "scoring.protocol-upload"
@@ -84,7 +79,7 @@ class UploadPageMixin(MatchAccessMixin):
         }
         if checked is not None:
             name, entries, save_form = checked
-            sheet = entries_sheet(match, entries)
+            sheet = protocol_preview(match, entries)
             grouped: dict[int, list[str]] = {}
             for replayed in sheet.state.deals:
                 for problem in replayed.errors:

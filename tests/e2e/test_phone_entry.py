@@ -16,6 +16,9 @@ from tests.e2e.test_dispute import PHONE
 from tests.e2e.test_protocol_entry import log_in, points
 
 
+SELECTED = "() => { const e = document.activeElement; return !!e && e.selectionStart === 0 && e.selectionEnd === e.value.length; }"
+
+
 def in_view(locator) -> bool:
     return locator.evaluate("e => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
 
@@ -35,13 +38,14 @@ def test_a_paper_protocol_is_copied_on_a_phone_with_negative_numbers(live_server
     expect(page.locator("details.deal-written")).to_have_count(0)
 
     page.locator("input[name=home_cards]").tap()
+    page.wait_for_function(SELECTED)  # the page selects the 0 there, so typing replaces it
     page.keyboard.type("485")
     page.locator("input[name=home_natural]").fill("2")
     page.locator("input[name=home_mixed]").fill("1")
     page.locator("input[name=out][value=home]").check()
     away = page.locator("input[name=away_cards]")
     away.tap()
-    away.press("Control+a")
+    page.wait_for_function(SELECTED)
     page.keyboard.type("-65")
     page.locator("input[name=away_total]").fill("−65")
     expect(page.locator("#preview-away-score")).to_have_text(points(-65))
