@@ -21,6 +21,7 @@ from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
 from scoring.models import Match, Team
 from scoring.selectors.protocols import match_protocol as read_protocol, status_text
+from scoring.protocol_layout import paper_columns
 from scoring.site_address import site_url
 
 from .formatting import format_number, iso_date
@@ -156,6 +157,18 @@ class SideCells:
     penalties: str
     score: str
     total: str
+    # The counts as typed from the paper (scoring.protocol_layout): canastas and red threes.
+    natural: str = ""
+    mixed: str = ""
+    red3: str = ""
+
+    def cell(self, key: str) -> str:
+        """The printed cell of the protocol column `key` (scoring.protocol_layout.COLUMNS)."""
+        return {
+            "min": self.min_before, "cards": self.cards, "natural": self.natural, "mixed": self.mixed,
+            "red3": self.red3, "out": self.going_out, "penalty": self.penalties, "score": self.score,
+            "total": self.total,
+        }[key]  # fmt: skip
 
 
 @dataclass
@@ -183,6 +196,7 @@ def deal_end_labels() -> dict[str, tuple[str, str]]:
 
 def _side_cells(replayed, side: str) -> SideCells:
     score = replayed.score.side(side)
+    entry = replayed.entry.side(side)
     return SideCells(
         min_before=format_number(replayed.min_before(side)),
         cards=format_number(score.cards),
@@ -192,6 +206,9 @@ def _side_cells(replayed, side: str) -> SideCells:
         penalties=format_number(score.penalties, blank_zero=True),
         score=format_number(score.score),
         total=format_number(replayed.total(side)),
+        natural=format_number(entry.natural, blank_zero=True),
+        mixed=format_number(entry.mixed, blank_zero=True),
+        red3=format_number(entry.red3, blank_zero=True),
     )
 
 
@@ -200,6 +217,7 @@ class MatchProtocol:
     header: ProtocolHeader
     rows: list[ProtocolRow]
     show_red_threes: bool
+    columns: tuple  # a side's columns (scoring.protocol_layout.paper_columns)
     state: MatchState
     home_total: str
     away_total: str
@@ -289,6 +307,7 @@ def match_protocol(match: Match) -> MatchProtocol:
         header=protocol_header(match, rules),
         rows=rows,
         show_red_threes=rules.red_three != 0,
+        columns=paper_columns(rules),
         state=state,
         home_total=format_number(home_total),
         away_total=format_number(away_total),
@@ -315,6 +334,7 @@ class BlankProtocol:
     header: ProtocolHeader
     rows: range
     show_red_threes: bool
+    columns: tuple  # a side's columns (scoring.protocol_layout.paper_columns)
     opening_steps: list[OpeningStep]
     end_legend: list[tuple[str, str]]
     record_url: str
@@ -333,6 +353,7 @@ def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:
         header=protocol_header(match, rules, played=False),
         rows=range(1, rows + 1),
         show_red_threes=rules.red_three != 0,
+        columns=paper_columns(rules),
         opening_steps=opening_table(rules),
         end_legend=[labels[key] for key in ("out", "stock", "clock") if key != "clock" or rules.has_clock],
         record_url=match_record_url(match),
