@@ -50,7 +50,7 @@ def paper_columns(rules: RuleSet) -> tuple[PaperColumn, ...]:
     return tuple(column for column in COLUMNS if column.key != "red3" or counts_red_threes(rules))
 
 
-def entry_field_names(rules: RuleSet, side: str) -> list[str]:
+def entry_field_names(side: str) -> list[str]:
     """The entry form's fields of one side in the paper's order (going out is one choice for the
     deal, not a field of a side). Red threes stay on the form under every rule set: a protocol kept
     by home rules writes them, and the engine warns that they count nothing."""

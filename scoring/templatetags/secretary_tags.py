@@ -49,11 +49,11 @@ def protocol_columns(rules):
 
 
 @register.simple_tag
-def side_entry_fields(form, side: str, rules=None):
+def side_entry_fields(form, side: str):
     """The entry form's fields of one side, in the paper's order (scoring.protocol_layout)."""
     from scoring.protocol_layout import entry_field_names
 
-    return [form[name] for name in entry_field_names(rules, side) if name in form.fields]
+    return [form[name] for name in entry_field_names(side) if name in form.fields]
 
 
 @register.filter
