@@ -5,6 +5,7 @@ DJANGO_DEBUG=0 and then must set DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; the
 variable. Values are read here once, at import; nothing else in the code base reads os.environ.
 """
 
+import ipaddress
 import os
 import re
 import warnings
@@ -71,6 +72,14 @@ ALLOWED_HOSTS = env_list(
     ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# Addresses (or networks, 10.0.0.0/8) of the reverse proxies in front of the site: only a request
+# from one of them has its X-Forwarded-For header believed (scoring/client_address.py).
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network.") from None
 # A refused form post gets a page in the site's language and style, saying what to do.
 CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 
@@ -98,6 +107,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scoring.middleware.SignedInNoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -186,12 +196,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:my-matches"  # who logs in comes to enter or confirm protocols
 LOGOUT_REDIRECT_URL = "scoring:home"
 
-# Brute-force protection. Lock out a username from one address, not the whole address: a club's
-# secretaries often share one network in the playing hall.
+# Brute-force protection (scoring/login_throttle.py), by the client's real address: a user name
+# from one address is paused after AXES_FAILURE_LIMIT wrong passwords, and one address trying many
+# names after LOGIN_FAILURES_PER_ADDRESS. The right password from another address still gets in.
+AXES_HANDLER = "scoring.login_throttle.LoginThrottleHandler"
 AXES_FAILURE_LIMIT = 5
+LOGIN_FAILURES_PER_ADDRESS = 20
 AXES_COOLOFF_TIME = 1  # hours; registration/locked_out.html says "an hour"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "scoring.client_address.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # --- Languages and time ---------------------------------------------------------------------------
@@ -313,8 +327,20 @@ CACHES = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "canasta",
         "OPTIONS": {"MAX_ENTRIES": 5000},
-    }
+    },
+    # Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
+    # Few entries: a document is up to a few MB, and each server process keeps its own.
+    "documents": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "canasta-documents",
+        "OPTIONS": {"MAX_ENTRIES": 50},
+    },
 }
+
+# Documents a visitor who is not signed in may ask for in a minute, counted by the client's real
+# address; more get a "please wait" page (429). Each server process counts for itself unless the
+# default cache is shared (Redis), so with N processes a client may get up to N times as many.
+DOCUMENTS_PER_MINUTE = env_int("DJANGO_DOCUMENTS_PER_MINUTE", 12)
 
 # --- Tables ---------------------------------------------------------------------------------------
 

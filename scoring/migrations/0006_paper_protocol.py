@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0004_match_points_snapshot'),
+        ('scoring', '0007_invitation'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -78,6 +78,10 @@ __all__ += [
     "team_save",
 ]
 
+from .invitations import invitation_answer, invitations_sync  # noqa: E402
+
+__all__ += ["invitation_answer", "invitations_sync"]
+
 # deleting what was set up by mistake; archiving what has results
 from .deleting import DeletionPlan, delete_or_archive, deletion_plan  # noqa: E402
 
