@@ -96,7 +96,8 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
     if not _may(user, obj):
         raise PermissionDenied(_("You may not change this."))
     pk = obj.pk
-    type(obj).objects.select_for_update().filter(pk=pk).first()
+    # The row itself is locked (a default manager may join nullable relations, which cannot be).
+    type(obj).objects.select_for_update(of=("self",)).filter(pk=pk).first()
     plan = deletion_plan(obj)
     if plan.outcome == REFUSE:
         raise DomainError(plan.reason)
