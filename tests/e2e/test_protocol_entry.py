@@ -173,11 +173,11 @@ def test_the_entry_page_on_a_phone_fits_and_checks_as_you_type(live_server, brow
     log_in(page, live_server.url, "sekreterare")
     page.goto(live_server.url + reverse("scoring:match-protocol", args=[match.pk]))
 
-    # Tab order follows the paper: the home side's fields, then the away side's.
-    page.locator("input[name=home_cards]").focus()
+    # Tab order follows the paper: the home side's columns, then the away side's.
+    page.locator("input[name=home_min]").focus()
     paper_order = [
-        "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty",
-        "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty",
+        "home_min", "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_score", "home_total",
+        "away_min", "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_score", "away_total",
     ]  # fmt: skip
     for name in paper_order:
         expect(page.locator(":focus")).to_have_attribute("name", name)
