@@ -72,7 +72,7 @@ def _partnership(competition: Competition, one: Player, two: Player) -> Team:
         return existing
     base = f"{one.name}/{two.name}"
     name, n = base, 2
-    while Team.objects.filter(club=competition.organiser, name=name).exists():
+    while Team.objects.filter(club=competition.organiser, name__iexact=name).exists():
         name, n = f"{base} ({n})", n + 1
     return Team.objects.create(name=name, club=competition.organiser, player_one=one, player_two=two, rotating=True)
 
