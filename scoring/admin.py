@@ -21,7 +21,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import services
 from scoring.engine.rules import get_points_rules, get_rules
-from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Team
+from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Season, Team
+from scoring.services import seasons as season_services
 
 PROTOCOL_NOTE = _(
     "Deals and results are entered and corrected on the match's protocol page, where the rules are "
@@ -306,3 +307,39 @@ class AuditEntryAdmin(ReadOnlyAdmin):
     list_filter = ["action"]
     search_fields = ["reason", "action", "user__username"]
     date_hierarchy = "at"
+
+
+# -- seasons: closed and reopened through the services, which archive their competitions ---------
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ["name", "closed_at", "closed_by"]
+    readonly_fields = ["closed_at", "closed_by"]
+    actions = ["close_seasons", "reopen_seasons"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # A season's name ties it to its competitions: fixed once it exists.
+        return [*self.readonly_fields, "name"] if obj else self.readonly_fields
+
+    @admin.action(description=_("Close the chosen seasons (their competitions become read-only archives)"))
+    def close_seasons(self, request, queryset):
+        for season in queryset:
+            try:
+                season_services.season_close(name=season.name, user=request.user)
+            except services.DomainError as error:
+                self.message_user(request, error.message, level="error")
+            else:
+                self.message_user(request, _("The season %(season)s is closed.") % {"season": season.name})
+
+    @admin.action(description=_("Reopen the chosen seasons"))
+    def reopen_seasons(self, request, queryset):
+        for season in queryset:
+            try:
+                season_services.season_reopen(
+                    name=season.name, user=request.user, reason=str(_("Reopened in the admin site."))
+                )
+            except services.DomainError as error:
+                self.message_user(request, error.message, level="error")
+            else:
+                self.message_user(request, _("The season %(season)s is open again.") % {"season": season.name})

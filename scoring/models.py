@@ -107,6 +107,9 @@ class Team(models.Model):
         blank=True,
         related_name="captain_of",
     )
+    # A partnership drawn for one round of an individual competition, not a fixed pair: it is
+    # left out of the pairs' ranking lists, and its matches count for its players one by one.
+    rotating = models.BooleanField(_("rotating partnership"), default=False)
     archived = models.BooleanField(_("archived"), default=False)
 
     class Meta:
@@ -129,10 +132,22 @@ class Team(models.Model):
         return (self.player_one, self.player_two)
 
 
+class ClubTableOrder(models.TextChoices):
+    """Which figures rank the clubs of a club table, in order (the Swedish series rank "on wins and
+    card points": match points, then card points for)."""
+
+    POINTS_CARDS = "points-cards", _("Match points, then card points")
+    POINTS_DIFFERENCE = "points-difference", _("Match points, then card-point difference")
+    CARDS = "cards", _("Card points only")
+
+
 class Competition(models.Model):
     class Kind(models.TextChoices):
         LEAGUE = "league", _("League series")
         TOURNAMENT = "tournament", _("Tournament")
+        # Players sign up alone and are drawn into new partnerships each round
+        # (scoring.services.individual).
+        INDIVIDUAL = "individual", _("Individual (partners rotate)")
 
     name = models.CharField(_("name"), max_length=150)
     season = models.CharField(_("season"), max_length=20, help_text=_("For example 2026/27."))
@@ -166,6 +181,22 @@ class Competition(models.Model):
     )
     is_public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # An inter-club series may rank the clubs too, on the sum of their pairs' results
+    # (scoring.selectors.club_tables).
+    has_club_table = models.BooleanField(
+        _("club table"), default=False, help_text=_("Rank the clubs too, on the sum of their pairs' results.")
+    )
+    club_table_order = models.CharField(
+        _("club table ranks on"), max_length=30, choices=ClubTableOrder.choices, default=ClubTableOrder.POINTS_CARDS
+    )
+    # Set by the season services when the competition's season is closed (scoring.services.seasons):
+    # the competition is then a read-only archive and every service refuses to change it. Stored on
+    # the competition so that saving a deal needs no extra query to know.
+    archived = models.BooleanField(_("archived"), default=False, editable=False)
+    entrants = models.ManyToManyField(
+        Player, verbose_name=_("players signed up"), related_name="individual_competitions", blank=True,
+        help_text=_("In an individual competition: the players drawn into partnerships each round."),
+    )
 
     class Meta:
         verbose_name = _("competition")
@@ -191,6 +222,10 @@ class Round(models.Model):
     number = models.PositiveSmallIntegerField(_("round"))
     date = models.DateField(_("date"), null=True, blank=True)
     clock_started_at = models.DateTimeField(_("hall clock started"), null=True, blank=True)
+    # Individual competitions: the seed round one was drawn from (so the draw can be made again),
+    # and who sat out (more players than a multiple of four).
+    pairing_seed = models.BigIntegerField(_("seed of the draw"), null=True, blank=True)
+    sitting_out = models.ManyToManyField(Player, verbose_name=_("sitting out"), related_name="+", blank=True)
 
     class Meta:
         verbose_name = _("round")
@@ -482,6 +517,34 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.team}"
+
+
+class Season(models.Model):
+    """A season ("2026/27") of the competitions that name it. An administrator closes it when it is
+    over (scoring.services.seasons): its competitions become read-only archives."""
+
+    name = models.CharField(_("name"), max_length=20, unique=True, help_text=_("For example 2026/27."))
+    closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    closed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("closed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("season")
+        verbose_name_plural = _("seasons")
+        ordering = ["-name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_closed(self) -> bool:
+        return self.closed_at is not None
 
 
 class TeamStanding(models.Model):

@@ -9,6 +9,7 @@ from django.urls import path, register_converter
 from scoring.converters import IdConverter, NumberConverter
 
 from scoring.views import exports, manage, manage_delete, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
+from scoring.views import federation
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -110,4 +111,13 @@ urlpatterns = [
     path("manage/competitions/<id:pk>/schedule/pair/", schedule_views.SchedulePairRoundView.as_view(), name="manage-schedule-pair"),
     path("manage/competitions/<id:pk>/schedule/import/", schedule_views.FixturesImportView.as_view(), name="manage-fixtures-import"),
     # -- end of schedules
+    # -- federation: ranking lists, the rating, club tables
+    path("rankings/", federation.RankingsView.as_view(), name="rankings"),
+    path("rankings/players/<id:pk>/", federation.RankingMatchesView.as_view(list_kind="players"), name="ranking-player"),
+    path("rankings/pairs/<id:pk>/", federation.RankingMatchesView.as_view(list_kind="pairs"), name="ranking-pair"),
+    path("rankings/rating/", federation.RatingExplainedView.as_view(), name="rating-explained"),
+    path("competitions/<id:pk>/clubs/", federation.CompetitionClubsView.as_view(), name="competition-clubs"),
+    path("competitions/<id:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
+    path("manage/competitions/<id:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
+    # -- end of federation
 ]

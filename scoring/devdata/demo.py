@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import services
+from scoring.devdata import demo_federation
 from scoring.devdata.generate import GeneratedMatch, generate_match, match_deals  # noqa: F401 (re-export)
 from scoring.models import Club, Competition, Match, Player, Team
 from scoring.services.schedules import schedule_generate_league, schedule_pair_next_round
@@ -231,7 +232,7 @@ def _league(report: DemoReport, clubs, secretaries, teams, rng: random.Random, t
     competition, _ = Competition.objects.get_or_create(
         name=LEAGUE_NAME, season=season_of(today), organiser=clubs["orebro"],
         defaults={"kind": Competition.Kind.LEAGUE, "rules_key": "sv-tavling", "points_key": "sv-serie",
-                  "requires_confirmation": True, "is_public": True},
+                  "requires_confirmation": True, "is_public": True, "has_club_table": True},
     )
     report.competitions.append(competition)
     if competition.rounds.exists():
@@ -310,10 +311,16 @@ def build_demo(*, reset: bool = False, today: date | None = None) -> DemoReport:
     with transaction.atomic():
         if reset:
             Competition.objects.filter(
-                name__in=(LEAGUE_NAME, TOURNAMENT_NAME), organiser__name__in=[c[0] for c in CLUBS]
+                name__in=(LEAGUE_NAME, TOURNAMENT_NAME, demo_federation.CLUB_NIGHT_NAME),
+                organiser__name__in=[c[0] for c in CLUBS],
             ).delete()
-        clubs, secretaries, _, teams = _people(report)
+        clubs, secretaries, players, teams = _people(report)
         _league(report, clubs, secretaries, teams, rng, today)
         _tournament(report, clubs, secretaries, teams, rng, today)
+        # The season before (closed) and an individual club night: the federation pages.
+        league_teams = [teams[name] for _, name, _ in LEAGUE_TEAMS]
+        demo_federation.earlier_season(report, _Play, LEAGUE_NAME, league_teams, clubs, secretaries,
+                                       season_of(today), today, SEED)
+        demo_federation.club_night(report, _Play, clubs, secretaries, players, season_of(today), today, SEED)
     report.logins = demo_logins()
     return report

@@ -104,6 +104,9 @@ METRICS: dict[str, Metric] = {
     "difference": lambda r: r.difference,
     "ratio": lambda r: r.ratio,
     "wins": lambda r: r.won,
+    # The sum of the opponents' match points (engine.individual.BuchholzRecord; 0 for a row
+    # without it): who met the stronger field ranks first.
+    "buchholz": lambda r: getattr(r, "buchholz", 0),
     # head_to_head and name are handled by rank_teams: they depend on the group being ranked.
     "head_to_head": lambda r: 0,
     "name": lambda r: 0,

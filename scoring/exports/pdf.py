@@ -30,6 +30,7 @@ from scoring.site_address import site_url
 
 from . import PDF, Export
 from .documents import blank_protocol, match_protocol, protocol_matches
+from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date
 from .tables import (
     RoundResultsExportTable,
@@ -285,6 +286,9 @@ def competition_html(competition: Competition) -> str:
         {
             **competition_facts(competition),
             **standings_context(competition),
+            "club_table": club_table(competition),
+            "club_table_note": club_table_note(competition),
+            "individual_table": individual_table(competition),
             "rounds": [round_context(round, results.get(round.pk, [])) for round in rounds],
             "document_title": title,
             "author": competition.organiser.name,

@@ -242,6 +242,7 @@ def _tiebreak_labels() -> dict[str, str]:
         "ratio": gettext("card-point ratio"),
         "wins": gettext("wins"),
         "head_to_head": gettext("head-to-head"),
+        "buchholz": gettext("Buchholz"),
         "name": gettext("name"),
     }
 

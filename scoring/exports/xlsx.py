@@ -40,6 +40,7 @@ from scoring.selectors.protocols import match_protocol, status_text
 from . import XLSX, Export
 
 from .documents import match_record_url, protocol_matches
+from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date, plain_number
 from .tables import (
     RoundResultsExportTable,
@@ -387,6 +388,14 @@ def competition_xlsx(competition: Competition) -> Export:
     """The standings, a results sheet per round and every deal of the competition."""
     workbook = new_workbook()
     write_standings_sheet(workbook, competition)
+    clubs = club_table(competition)
+    if clubs is not None:
+        heading = competition_heading(competition, club_table_note(competition))
+        write_sheet(workbook, _("Club table"), clubs.as_values(), heading=heading)
+    players = individual_table(competition)
+    if players is not None:
+        write_sheet(workbook, _("Players' table"), players.as_values(),
+                    heading=competition_heading(competition, _("Players' table")))
     results = competition_results(competition)
     for round in competition.rounds.order_by("number"):
         write_round_sheet(workbook, round, heading=False, matches=results.get(round.pk, []))

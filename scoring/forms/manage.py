@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Club, Competition, Match, Player, Round, Team
+from scoring.models import Club, ClubTableOrder, Competition, Match, Player, Round, Team
 
 
 class UserChoiceField(forms.ModelChoiceField):
@@ -130,6 +130,8 @@ class CompetitionForm(forms.ModelForm):
             "points_key",
             "requires_confirmation",
             "is_public",
+            "has_club_table",
+            "club_table_order",
             "teams",
         ]
         error_messages = {
@@ -149,6 +151,11 @@ class CompetitionForm(forms.ModelForm):
             "Match points for a win, a draw and a loss, and the walk-over award. Matches already played keep "
             "the points they were given."
         )
+        # Only a series with a club table needs it: a form sent without it keeps the usual order.
+        self.fields["club_table_order"].required = False
+
+    def clean_club_table_order(self):
+        return self.cleaned_data.get("club_table_order") or ClubTableOrder.POINTS_CARDS
 
 
 class RoundForm(forms.ModelForm):

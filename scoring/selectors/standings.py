@@ -3,11 +3,13 @@ the engine (see the package's docstring)."""
 
 from __future__ import annotations
 
+from dataclasses import fields
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 
+from scoring.engine.individual import BuchholzRecord, buchholz
 from scoring.engine.standings import METRICS, HeadToHeadResult, StandingRow, TeamRecord, rank_teams
 from scoring.models import Bye, Competition, Match, Team, TeamStanding
 
@@ -139,6 +141,8 @@ def competition_standings(
         team_records = computed_team_records(
             competition, up_to_round=up_to_round, include_preliminary=include_preliminary
         )
+    if "buchholz" in points_rules.tiebreaks:
+        team_records = _with_buchholz(team_records, matches)
     head_to_head: list[HeadToHeadResult] = []
     if "head_to_head" in points_rules.tiebreaks:
         # Only matches between teams still tied when head-to-head is reached can matter; with no
@@ -159,6 +163,20 @@ def competition_standings(
             for home_id, away_id, home_points, away_points, home_for, away_for in results
         ]
     return rank_teams(team_records, points_rules.tiebreaks, head_to_head)
+
+
+def _with_buchholz(records: list[TeamRecord], matches: QuerySet) -> list[TeamRecord]:
+    """The records with each team's Buchholz (the sum of the match points of every opponent met in
+    the counted matches), a tie-break of pair tournaments (engine.individual)."""
+    opponents: dict = {record.team_id: [] for record in records}
+    for home_id, away_id in matches.values_list("home_team_id", "away_team_id"):
+        opponents.setdefault(home_id, []).append(away_id)
+        opponents.setdefault(away_id, []).append(home_id)
+    strength = buchholz({record.team_id: record.points for record in records}, opponents)
+    return [
+        BuchholzRecord(**{f.name: getattr(record, f.name) for f in fields(TeamRecord)}, buchholz=strength.get(record.team_id, 0))
+        for record in records
+    ]
 
 
 def _tied_before_head_to_head(records: list[TeamRecord], tiebreaks) -> set:

@@ -27,6 +27,7 @@ from .audit import audit_log, match_snapshot
 from .errors import DomainError, MatchStateError, StaleMatchError
 from .standings import standings_refresh
 from .invitations import invitations_sync
+from .seasons import require_open, require_open_season
 
 __all__ = [
     "competition_save",
@@ -104,6 +105,8 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     if competition.pk:
         stored = Competition.objects.select_related("organiser").get(pk=competition.pk)
         _require(permissions.can_manage_competition(user, stored))
+        require_open(stored)
+    require_open_season(competition.season)
     competition.save()
     if teams is not None:
         teams = list(teams)
@@ -127,6 +130,7 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
 @transaction.atomic
 def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
     _require(permissions.can_manage_competition(user, round.competition))
+    require_open(round.competition)
     if round.pk:
         stored_competition = Round.objects.filter(pk=round.pk).values_list("competition_id", flat=True).first()
         _require(stored_competition == round.competition_id)
@@ -194,6 +198,7 @@ def match_create(
 ) -> Match:
     """Add one match by hand (schedules are generated elsewhere)."""
     _require(permissions.can_manage_competition(user, competition))
+    require_open(competition)
     _check_pairing(competition, round, table, home_team, away_team)
     match = Match.objects.create(
         competition=competition,
@@ -222,6 +227,7 @@ def match_schedule_update(
     """Change when and where a match is played; its teams only while nothing has been played."""
     locked = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
     _require(permissions.can_manage_competition(user, locked.competition))
+    require_open(locked.competition)
     if expected_version is not None and locked.version != expected_version:
         raise StaleMatchError()
     teams_change = (home_team.pk, away_team.pk) != (locked.home_team_id, locked.away_team_id)

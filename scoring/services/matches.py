@@ -36,6 +36,7 @@ from scoring.models import Deal, Match
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
+from .seasons import require_open
 from .standings import standing_part, standings_refresh
 
 S = Match.Status
@@ -57,6 +58,8 @@ def _lock(match: Match, expected_version: int | None) -> Match:
         raise StaleMatchError() from None
     if expected_version is not None and locked.version != expected_version:
         raise StaleMatchError()
+    # A competition of a closed season is an archive: no service changes its matches.
+    require_open(locked.competition)
     locked.version += 1
     # What the match gave the table when locked: _save() compares, and keeps the standings.
     locked.standing_part_when_locked = standing_part(locked)

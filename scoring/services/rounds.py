@@ -20,6 +20,7 @@ from scoring.models import Round
 
 from .audit import audit_log
 from .errors import DomainError
+from .seasons import require_open
 
 
 def can_start_clock(user, round_: Round) -> bool:
@@ -44,6 +45,7 @@ def round_clock_start(*, round: Round, user, restart: bool = False, at: datetime
     )
     if not can_start_clock(user, round_):
         raise PermissionDenied(_("You may not start the clock of this round."))
+    require_open(round_.competition)
     if not round_.competition.rules.has_clock:
         raise DomainError(_("This competition is not played on the clock."))
     if round_.clock_started_at is not None and not restart:

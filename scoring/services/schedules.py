@@ -34,6 +34,7 @@ from scoring.selectors import competition_standings, counted_q
 
 from .audit import audit_log
 from .errors import DomainError
+from .seasons import require_open
 from .standings import standings_refresh
 
 __all__ = [
@@ -85,7 +86,9 @@ def _require_manager(user, competition: Competition) -> None:
 
 
 def _lock(competition: Competition) -> Competition:
-    return Competition.objects.select_for_update().get(pk=competition.pk)
+    locked = Competition.objects.select_for_update().get(pk=competition.pk)
+    require_open(locked)
+    return locked
 
 
 def _refuse_if_played(competition: Competition) -> None:

@@ -303,6 +303,13 @@ def fixtures_import_case(w):
     }
 
 
+def individual_signup_case(w):
+    """An individual club night of the home club: its players signed up one by one."""
+    night = f.make_competition(organiser=w.home_club, name="Klubbkväll", kind="individual")
+    players = [f.make_player(f"Kvällsspelare {n}", club=w.home_club) for n in range(4)]
+    return reverse("scoring:manage-individual", args=[night.pk]), {"action": "signup", "players": [p.pk for p in players]}
+
+
 def invitation_answer_case(w):
     """The home club's cup invites a team of the away club: the away club's secretary answers."""
     from scoring.models import Invitation
@@ -355,6 +362,8 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-schedule-generate": Case(KEEPER, schedule_generate_case),
     "scoring:manage-schedule-pair": Case(KEEPER, schedule_pair_case),
     "scoring:manage-fixtures-import": Case(KEEPER, fixtures_import_case),
+    # individual club nights (federation.py)
+    "scoring:manage-individual": Case(KEEPER, individual_signup_case),
     # invitations (manage.py): the invited team's club answers
     "scoring:manage-invitations": Case(frozenset({"away_secretary", "admin"}), invitation_answer_case),
 }

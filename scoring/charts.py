@@ -1,0 +1,185 @@
+"""Charts drawn on the server as SVG: a line chart (a rating's history, a team's place round by
+round) and a bar chart (a club's match points per season).
+
+Accessible by construction: the <svg> is an image (`role="img"`) named by its <title> and described
+by its <desc> (what it shows and its range, in words); both axes carry a label and tick labels in
+text; every point is marked with a shape as well as a colour, so nothing depends on colour alone.
+The numbers themselves are always given in a table beside the chart too (the templates do that).
+No script and no library: the same markup works on the pages, in print and in WeasyPrint's PDFs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from html import escape
+
+from django.utils.safestring import SafeString, mark_safe
+
+WIDTH, HEIGHT = 480, 280
+LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 58
+FONT = 17
+# Dark enough on white for text and lines (contrast above 4.5:1).
+INK, GRID, LINE = "#1a1a1a", "#c8c8c8", "#0b5a3c"
+
+
+@dataclass(frozen=True)
+class Chart:
+    title: str
+    description: str
+    x_label: str
+    y_label: str
+    labels: list[str]  # one per point (x)
+    values: list[float | None]  # one per point; None leaves a gap
+    invert: bool = False  # places: 1 at the top
+    y_min: float | None = None
+    y_max: float | None = None
+    value_format: str = "{:.0f}"
+    ident: str = "chart"
+    extra: dict = field(default_factory=dict)
+
+
+def _ticks(low: float, high: float, count: int = 5) -> list[float]:
+    """Round tick values covering low..high."""
+    if high <= low:
+        return [low]
+    raw = (high - low) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.floor(low / step) * step
+    ticks = []
+    value = first
+    while value <= high + step / 2:
+        ticks.append(round(value, 6))
+        value += step
+    return ticks
+
+
+def _x_positions(count: int) -> list[float]:
+    inner = WIDTH - LEFT - RIGHT
+    if count == 1:
+        return [LEFT + inner / 2]
+    return [LEFT + inner * i / (count - 1) for i in range(count)]
+
+
+def _label_every(count: int) -> int:
+    """Show at most about eight x labels, so they do not overlap."""
+    return max(1, math.ceil(count / 8))
+
+
+def _frame(chart: Chart, y_of, y_ticks: list[float]) -> list[str]:
+    ident = escape(chart.ident)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" role="img" '
+        f'aria-labelledby="{ident}-title {ident}-desc" font-family="DejaVu Sans, sans-serif" font-size="{FONT}">',
+        f'<title id="{ident}-title">{escape(chart.title)}</title>',
+        f'<desc id="{ident}-desc">{escape(chart.description)}</desc>',
+    ]
+    for tick in y_ticks:
+        y = y_of(tick)
+        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}" stroke-width="1"/>')
+        parts.append(
+            f'<text x="{LEFT - 6}" y="{y + FONT / 3:.1f}" text-anchor="end" fill="{INK}">'
+            f"{escape(chart.value_format.format(tick))}</text>"
+        )
+    parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>')
+    parts.append(
+        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>'
+    )
+    # Axis names: x under the tick labels, y along the left edge.
+    parts.append(
+        f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" fill="{INK}" font-weight="bold">'
+        f"{escape(chart.x_label)}</text>"
+    )
+    middle = (TOP + HEIGHT - BOTTOM) / 2
+    parts.append(
+        f'<text x="16" y="{middle:.1f}" text-anchor="middle" fill="{INK}" font-weight="bold" '
+        f'transform="rotate(-90 16 {middle:.1f})">{escape(chart.y_label)}</text>'
+    )
+    return parts
+
+
+def _x_labels(chart: Chart, xs: list[float]) -> list[str]:
+    every = _label_every(len(xs))
+    parts = []
+    for i, (x, label) in enumerate(zip(xs, chart.labels)):
+        if i % every == 0 or i == len(xs) - 1:
+            parts.append(
+                f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + FONT + 6}" text-anchor="middle" fill="{INK}">{escape(label)}</text>'
+            )
+    return parts
+
+
+def _y_scale(chart: Chart):
+    present = [v for v in chart.values if v is not None]
+    low = chart.y_min if chart.y_min is not None else min(present, default=0)
+    high = chart.y_max if chart.y_max is not None else max(present, default=1)
+    if high == low:
+        low, high = low - 1, high + 1
+    if chart.invert:
+        # Places: whole numbers from the first down, the first always shown.
+        step = max(1, math.ceil((high - low) / 6))
+        ticks = list(range(int(low), int(high) + 1, step))
+    else:
+        ticks = _ticks(low, high)
+        low, high = min(low, ticks[0]), max(high, ticks[-1])
+    inner = HEIGHT - TOP - BOTTOM
+
+    def y_of(value: float) -> float:
+        share = (value - low) / (high - low)
+        return TOP + inner * share if chart.invert else TOP + inner * (1 - share)
+
+    return y_of, ticks
+
+
+def line_chart(chart: Chart) -> SafeString:
+    y_of, y_ticks = _y_scale(chart)
+    xs = _x_positions(len(chart.values))
+    parts = _frame(chart, y_of, y_ticks)
+    parts += _x_labels(chart, xs)
+    path, points = [], []
+    for x, value in zip(xs, chart.values):
+        if value is None:
+            path.append(None)
+            continue
+        path.append((x, y_of(value)))
+        points.append((x, y_of(value)))
+    segment: list[str] = []
+    for point in path + [None]:
+        if point is None:
+            if len(segment) > 1:
+                parts.append(f'<polyline points="{" ".join(segment)}" fill="none" stroke="{LINE}" stroke-width="3"/>')
+            segment = []
+        else:
+            segment.append(f"{point[0]:.1f},{point[1]:.1f}")
+    for x, y in points:
+        parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="4.5" fill="#ffffff" stroke="{LINE}" stroke-width="2.5"/>')
+    parts.append("</svg>")
+    return mark_safe("".join(parts))
+
+
+def bar_chart(chart: Chart) -> SafeString:
+    chart = Chart(**{**chart.__dict__, "y_min": 0 if chart.y_min is None else chart.y_min})
+    y_of, y_ticks = _y_scale(chart)
+    count = len(chart.values)
+    inner = WIDTH - LEFT - RIGHT
+    slot = inner / max(count, 1)
+    xs = [LEFT + slot * (i + 0.5) for i in range(count)]
+    parts = _frame(chart, y_of, y_ticks)
+    parts += _x_labels(chart, xs)
+    base = y_of(0)
+    for x, value in zip(xs, chart.values):
+        if value is None:
+            continue
+        top = y_of(value)
+        width = min(slot * 0.6, 60)
+        parts.append(
+            f'<rect x="{x - width / 2:.1f}" y="{min(top, base):.1f}" width="{width:.1f}" height="{abs(base - top):.1f}" '
+            f'fill="{LINE}"/>'
+        )
+        parts.append(
+            f'<text x="{x:.1f}" y="{min(top, base) - 6:.1f}" text-anchor="middle" fill="{INK}">'
+            f"{escape(chart.value_format.format(value))}</text>"
+        )
+    parts.append("</svg>")
+    return mark_safe("".join(parts))

@@ -1,0 +1,56 @@
+"""Forms of an individual competition's organiser: who plays, and the draw of the next round."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.standings import swedish_sort_key
+from scoring.models import Player
+
+from .schedules import DateInput, TimeInput
+
+
+class PlayerChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, player):
+        return f"{player.name} ({player.club.name})"
+
+
+class SignupForm(forms.Form):
+    players = PlayerChoiceField(
+        queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
+        label=_("Players"), help_text=_("The players of the club night, from any club."),
+    )
+
+    def __init__(self, *args, competition, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["players"]
+        field.queryset = Player.objects.select_related("club")
+        # By club, then name, the Swedish way (Å, Ä, Ö after Z); the organiser's club first.
+        people = sorted(
+            field.queryset,
+            key=lambda p: (p.club_id != competition.organiser_id, swedish_sort_key(p.club.name), swedish_sort_key(p.name)),
+        )
+        field.choices = [(p.pk, field.label_from_instance(p)) for p in people]
+        field.initial = list(competition.entrants.values_list("pk", flat=True))
+
+
+class IndividualRoundForm(forms.Form):
+    date = forms.DateField(
+        label=_("Date of the round"), widget=DateInput(), required=False,
+        help_text=_("Empty: the date of the previous round, or today."),
+        error_messages={"invalid": _("Write the date as 2026-09-14.")},
+    )
+    start_time = forms.TimeField(label=_("Start time"), required=False, widget=TimeInput(),
+                                 help_text=_("Optional; for example 18:30."))
+    seed = forms.IntegerField(
+        label=_("Seed of the draw"), required=False, min_value=0, max_value=2**62,
+        help_text=_("Round one only. Empty: a new random draw. The same seed gives the same draw."),
+    )
+
+    def __init__(self, *args, first_round: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["date"].initial = timezone.localdate()
+        if not first_round:
+            del self.fields["seed"]  # later rounds follow the table, not a draw

@@ -1,0 +1,202 @@
+"""Every season's figures of a player, a pair (team) or a club, and a player's rating history.
+
+A season's figures sum the final results of public competitions (selectors.rating.final_q) whose
+`season` names it, grouped in SQL by season (one query per side): matches, won, drawn, lost, match
+points and card points for, as the ranking lists count them (selectors.rankings). The rating at
+the end of a season is where the player stood after his last rated match of it; a pair's is the
+mean of its players'. A club's figures are the sums of its pairs' results. Whether a season is
+closed (an archive) comes from the Season rows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from decimal import Decimal
+
+from django.db.models import Count, F, Q, Sum
+from django.utils import timezone
+
+from scoring.models import Club, Match, Player, Season, Team
+
+from .counting import counted_q, number
+from .rating import final_matches, rating_history
+from .standings import competition_standings
+
+
+@dataclass(frozen=True)
+class SeasonFigures:
+    season: str
+    closed: bool
+    matches: int
+    won: int
+    drawn: int
+    lost: int
+    points: int | float
+    card_points: int
+    rating: float | None  # at the end of the season (None for a club)
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """A player's rating after one rated match."""
+
+    match_id: int
+    when: date | None
+    label: str
+    rating: float
+
+
+def _by_season(sides: list[tuple[str, Q]]) -> dict[str, dict]:
+    totals: dict[str, dict] = {}
+    for side, where in sides:
+        rows = (
+            final_matches()
+            .filter(where)
+            .values(season=F("competition__season"))
+            .annotate(
+                matches=Count("id"),
+                won=Count("id", filter=Q(winner=side)),
+                drawn=Count("id", filter=Q(winner="draw")),
+                points=Sum(f"{side}_points"),
+                cards=Sum(f"{side}_for"),
+            )
+            .order_by()
+        )
+        for row in rows:
+            total = totals.setdefault(row["season"], {"matches": 0, "won": 0, "drawn": 0, "points": Decimal(0), "cards": 0})
+            total["matches"] += row["matches"]
+            total["won"] += row["won"]
+            total["drawn"] += row["drawn"]
+            total["points"] += Decimal(str(row["points"] or 0))
+            total["cards"] += row["cards"] or 0
+    return totals
+
+
+def _ratings_at_season_end(player_ids: list[int]) -> dict[int, dict[str, float]]:
+    """For each player, season -> the rating after his last rated match of that season."""
+    wanted = set(player_ids)
+    history = rating_history()
+    changes = [c for pid in wanted for c in history.changes_of(pid)]
+    # Only the seasons of these players' matches are read.
+    seasons = dict(
+        Match.objects.filter(pk__in={c.match_id for c in changes}).values_list("id", "competition__season")
+    )
+    result: dict[int, dict[str, float]] = {pid: {} for pid in player_ids}
+    for change in changes:
+        result[change.player_id][seasons[change.match_id]] = change.after
+    return result
+
+
+def _figures(totals: dict[str, dict], rating_of) -> list[SeasonFigures]:
+    closed = set(Season.objects.filter(closed_at__isnull=False).values_list("name", flat=True))
+    return [
+        SeasonFigures(
+            season=season, closed=season in closed, matches=t["matches"], won=t["won"], drawn=t["drawn"],
+            lost=t["matches"] - t["won"] - t["drawn"], points=number(t["points"]), card_points=t["cards"],
+            rating=rating_of(season),
+        )
+        for season, t in sorted(totals.items(), reverse=True)
+    ]
+
+
+def _player_q(side: str, player: Player) -> Q:
+    return Q(**{f"{side}_team__player_one": player}) | Q(**{f"{side}_team__player_two": player})
+
+
+def player_seasons(player: Player) -> list[SeasonFigures]:
+    """A player's figures per season, newest first."""
+    totals = _by_season([(side, _player_q(side, player)) for side in ("home", "away")])
+    at_end = _ratings_at_season_end([player.pk])[player.pk]
+    return _figures(totals, at_end.get)
+
+
+def team_seasons(team: Team) -> list[SeasonFigures]:
+    """A pair's figures per season, newest first; its rating is its players' mean."""
+    totals = _by_season([(side, Q(**{f"{side}_team": team})) for side in ("home", "away")])
+    at_end = _ratings_at_season_end([team.player_one_id, team.player_two_id])
+
+    def rating_of(season):
+        values = [at_end[team.player_one_id].get(season), at_end[team.player_two_id].get(season)]
+        return None if None in values else sum(values) / 2
+
+    return _figures(totals, rating_of)
+
+
+def club_seasons(club: Club) -> list[SeasonFigures]:
+    """A club's figures per season (the sums of its pairs' results), newest first."""
+    totals = _by_season([(side, Q(**{f"{side}_team__club": club})) for side in ("home", "away")])
+    return _figures(totals, lambda season: None)
+
+
+def rating_points(player: Player) -> list[RatingPoint]:
+    """A player's rating after each of his rated matches, in the order they were played."""
+    changes = rating_history().changes_of(player.pk)
+    if not changes:
+        return []
+    matches = {
+        m.pk: m
+        for m in Match.objects.filter(pk__in=[c.match_id for c in changes]).select_related("round", "competition")
+    }
+    points = []
+    for change in changes:
+        match = matches[change.match_id]
+        when = match.started_at or match.scheduled_start
+        day = timezone.localtime(when).date() if isinstance(when, datetime) else (match.round.date if match.round else None)
+        points.append(RatingPoint(match_id=match.pk, when=day, label=f"{match.competition.name} {match.competition.season}", rating=change.after))
+    return points
+
+
+# -- a competition's table round by round -------------------------------------------------------
+
+# A place-by-round chart per team is drawn for competitions up to this size (a federation-scale
+# table of hundreds of teams would be a wall of charts; its table is enough).
+PLACES_MAX_TEAMS = 16
+
+
+@dataclass(frozen=True)
+class TeamPlaces:
+    team_id: int
+    name: str
+    places: list[int | None]  # one per round in `CompetitionPlaces.rounds`
+
+    @property
+    def final(self) -> int | None:
+        return self.places[-1] if self.places else None
+
+
+@dataclass(frozen=True)
+class CompetitionPlaces:
+    rounds: list[int]
+    teams: list[TeamPlaces]  # in the order of the latest table
+    team_count: int
+
+
+def places_by_round(competition) -> CompetitionPlaces | None:
+    """Each team's place in the table after each round with a counted result, or None when there
+    are fewer than two such rounds or too many teams to draw."""
+    rounds = sorted(
+        set(
+            Match.objects.filter(competition=competition)
+            .filter(counted_q(competition), round__isnull=False)
+            .values_list("round__number", flat=True)
+        )
+    )
+    # A club night's partnerships change every round: their places say nothing.
+    if competition.kind == competition.Kind.INDIVIDUAL:
+        return None
+    if len(rounds) < 2 or competition.teams.count() > PLACES_MAX_TEAMS:
+        return None
+    tables = [competition_standings(competition, up_to_round=number) for number in rounds]
+    places: dict[int, list[int | None]] = {}
+    names: dict[int, str] = {}
+    for index, rows in enumerate(tables):
+        for row in rows:
+            names[row.record.team_id] = row.record.name
+            places.setdefault(row.record.team_id, [None] * len(rounds))[index] = row.rank
+    order = [row.record.team_id for row in tables[-1]]
+    return CompetitionPlaces(
+        rounds=rounds,
+        teams=[TeamPlaces(team_id=pk, name=names[pk], places=places[pk]) for pk in order],
+        team_count=len(order),
+    )

@@ -1,0 +1,242 @@
+"""Ranking lists (rankinglistor): players and fixed pairs over a season, per club or site-wide.
+
+A ranking list sums the final results (selectors.rating.final_q) of public competitions, chosen by
+season, competition kind and club: per player (the two players of a team's pair each get the
+match; a substitute is not counted, as in the rating) or per pair (team). Walk overs count as in
+the tables, with their award; the rating leaves them out. Rows are ranked the way the Swedish
+series rank ("det är vinst och kortpoäng som räknas", RULES.md, competition presets): match points,
+then card points for, by the engine's standings ranking; equal rows share a rank ("3=").
+
+The figures are SQL aggregates (one query per side and pair member for players, one per side for
+pairs); the rating comes from the replayed history (selectors.rating). The same rows feed the page
+`/rankings/`, and `manage.py rankings --json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count, F, Q, QuerySet, Sum
+
+from scoring.engine.standings import TeamRecord, rank_teams
+from scoring.models import Competition, Match, Player, Team
+
+from .counting import number
+from .rating import final_matches, rating_history
+
+RANKING_ORDER = ("points", "card_points_for", "name")
+PLAYERS, PAIRS = "players", "pairs"
+
+
+@dataclass(frozen=True)
+class RankingFilter:
+    """Which results a list sums: a season ("2026/27"), a club's id, a competition kind; None is
+    every one."""
+
+    season: str | None = None
+    club: int | None = None
+    kind: str | None = None
+
+    def as_query(self) -> dict[str, str]:
+        values = {"season": self.season, "club": self.club, "kind": self.kind}
+        return {key: str(value) for key, value in values.items() if value not in (None, "")}
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    rank: int
+    tied: bool
+    id: int  # the player's or the team's
+    name: str
+    club_id: int
+    club: str
+    matches: int
+    won: int
+    drawn: int
+    lost: int
+    points: int | float
+    card_points: int
+    rating: float | None
+
+    @property
+    def rank_label(self) -> str:
+        return f"{self.rank}=" if self.tied else str(self.rank)
+
+
+def seasons() -> list[str]:
+    """The seasons of public competitions, newest first."""
+    return list(
+        Competition.objects.filter(is_public=True)
+        .order_by("-season")
+        .values_list("season", flat=True)
+        .distinct()
+    )
+
+
+def _filtered(filter: RankingFilter) -> QuerySet[Match]:
+    matches = final_matches()
+    if filter.season:
+        matches = matches.filter(competition__season=filter.season)
+    if filter.kind:
+        matches = matches.filter(competition__kind=filter.kind)
+    return matches
+
+
+def _sides(list_kind: str) -> list[tuple[str, str]]:
+    """(side, path to the ranked object) for every place a ranked object holds in a match."""
+    if list_kind == PAIRS:
+        return [("home", "home_team"), ("away", "away_team")]
+    return [(side, f"{side}_team__{member}") for side in ("home", "away") for member in ("player_one", "player_two")]
+
+
+def _aggregate(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
+    totals: dict[int, dict] = {}
+    for side, path in _sides(list_kind):
+        matches = _filtered(filter)
+        if list_kind == PAIRS:
+            # A partnership drawn for one round of an individual competition is no fixed pair.
+            matches = matches.filter(**{f"{path}__rotating": False})
+        if filter.club:
+            matches = matches.filter(**{f"{path}__club": filter.club})
+        rows = (
+            matches.values(ranked=F(f"{path}_id"))
+            .annotate(
+                matches=Count("id"),
+                won=Count("id", filter=Q(winner=side)),
+                drawn=Count("id", filter=Q(winner="draw")),
+                points=Sum(f"{side}_points"),
+                cards=Sum(f"{side}_for"),
+            )
+            .order_by()
+        )
+        for row in rows:
+            total = totals.setdefault(row["ranked"], {"matches": 0, "won": 0, "drawn": 0, "points": Decimal(0), "cards": 0})
+            total["matches"] += row["matches"]
+            total["won"] += row["won"]
+            total["drawn"] += row["drawn"]
+            total["points"] += Decimal(str(row["points"] or 0))
+            total["cards"] += row["cards"] or 0
+    return totals
+
+
+def _rating_at_end(player_ids: set[int], match_ids: set[int]) -> dict[int, float]:
+    """Each player's rating after his last rated match among `match_ids`."""
+    result: dict[int, float] = {}
+    history = rating_history()
+    for player_id in player_ids:
+        for change in history.changes_of(player_id):
+            if change.match_id in match_ids:
+                result[player_id] = change.after
+    return result
+
+
+def rankings(filter: RankingFilter = RankingFilter(), list_kind: str = PLAYERS) -> list[RankingRow]:
+    """The ranking list of players (or pairs), in rank order."""
+    totals = _aggregate(filter, list_kind)
+    model = Team if list_kind == PAIRS else Player
+    objects = {
+        obj.pk: obj
+        for obj in model.objects.filter(pk__in=totals).select_related(
+            "club", *(("player_one", "player_two") if list_kind == PAIRS else ())
+        )
+    }
+    records = [
+        TeamRecord(
+            team_id=pk,
+            name=objects[pk].name,
+            played=total["matches"],
+            won=total["won"],
+            drawn=total["drawn"],
+            lost=total["matches"] - total["won"] - total["drawn"],
+            points=number(total["points"]),
+            card_points_for=total["cards"],
+        )
+        for pk, total in totals.items()
+    ]
+    ranked = rank_teams(records, RANKING_ORDER)
+    # The rating: with a season (or kind) chosen, where the player stood after his last match of
+    # it; otherwise today's. A pair's is the mean of its players'.
+    history = rating_history()
+    if filter.season or filter.kind:
+        match_ids = set(_filtered(filter).values_list("id", flat=True))
+        people = set(totals) if list_kind == PLAYERS else {
+            pid for team in objects.values() for pid in (team.player_one_id, team.player_two_id)
+        }
+        at_end = _rating_at_end(people, match_ids)
+    else:
+        at_end = history.ratings.rating
+
+    def rating_of(pk: int) -> float | None:
+        if list_kind == PLAYERS:
+            return at_end.get(pk)
+        team = objects[pk]
+        values = [at_end.get(team.player_one_id), at_end.get(team.player_two_id)]
+        return None if None in values else sum(values) / 2
+
+    rows = []
+    for row in ranked:
+        obj = objects[row.record.team_id]
+        rows.append(
+            RankingRow(
+                rank=row.rank, tied=row.tied, id=obj.pk, name=obj.name, club_id=obj.club_id,
+                club=obj.club.name, matches=row.record.played, won=row.record.won,
+                drawn=row.record.drawn, lost=row.record.lost, points=row.record.points,
+                card_points=row.record.card_points_for, rating=rating_of(obj.pk),
+            )
+        )
+    return rows
+
+
+def ranking_matches(filter: RankingFilter, *, player: Player | None = None, team: Team | None = None) -> QuerySet[Match]:
+    """The matches behind a row of a ranking list: those it sums, in the order they were played."""
+    matches = _filtered(filter)
+    if team is not None:
+        matches = matches.filter(Q(home_team=team) | Q(away_team=team))
+    else:
+        matches = matches.filter(
+            Q(home_team__player_one=player) | Q(home_team__player_two=player)
+            | Q(away_team__player_one=player) | Q(away_team__player_two=player)
+        )
+    return matches.select_related(
+        "competition", "round", "home_team", "away_team", "home_team__club", "away_team__club"
+    ).order_by("round__date", "competition__name", "round__number", "table", "id")
+
+
+@dataclass(frozen=True)
+class MatchFigures:
+    """One match behind a ranking row, as it counted for the player or pair: the side, its match
+    points and card points, and (for a player) the rating before and after it (None when the
+    match was not rated: a walk over or a void match)."""
+
+    match: Match
+    side: str
+    won: bool
+    points: int | float
+    card_points: int
+    rating_before: float | None
+    rating_after: float | None
+
+
+def ranking_match_rows(filter: RankingFilter, *, player: Player | None = None, team: Team | None = None) -> list[MatchFigures]:
+    matches = list(ranking_matches(filter, player=player, team=team))
+    changes = {}
+    if player is not None:
+        changes = {c.match_id: c for c in rating_history().changes_of(player.pk)}
+    rows = []
+    for match in matches:
+        if team is not None:
+            side = "home" if match.home_team_id == team.pk else "away"
+        else:
+            side = "home" if player.pk in (match.home_team.player_one_id, match.home_team.player_two_id) else "away"
+        change = changes.get(match.pk)
+        rows.append(
+            MatchFigures(
+                match=match, side=side, won=match.winner == side,
+                points=number(getattr(match, f"{side}_points")),
+                card_points=getattr(match, f"{side}_for") or 0,
+                rating_before=change.before if change else None,
+                rating_after=change.after if change else None,
+            )
+        )
+    return rows

@@ -1,0 +1,123 @@
+"""The Canasta rating of every player, read from the stored match results and replayed by the engine
+(scoring.engine.rating), and the results that count across competitions.
+
+Terms:
+- a *final* result: one that counts in its competition's table for good, that is confirmed, or
+  finished / submitted in a competition that does not ask for confirmation (selectors.counting
+  says the same for one competition; here it is said for all at once). A void match counts only
+  when the services stored a result for it (abandoned "as-played").
+- a *rated* match: a final result of a public competition that was played at the table: walk
+  overs (forfeit, repeated warnings) and void matches are not rated. The two players of a side are
+  the team's pair; a substitute is not rated (the protocol does not say whom he replaced).
+
+Nothing is stored: the whole history is replayed in match order whenever a result changes, so a
+corrected result changes every later rating, in order. The replay is kept in the process under a
+stamp of all matches (their number, latest change and sum of versions) and of the competitions'
+visibility and confirmation, which any service's write changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce
+
+from scoring.engine.rating import RatedMatch, Ratings, rate
+from scoring.models import Competition, Match
+
+S = Match.Status
+NOT_PLAYED_AT_TABLE = (Match.End.FORFEIT, Match.End.WARNINGS)
+
+
+def final_q(prefix: str = "") -> Q:
+    """A Q over Match rows whose result counts for good in its competition."""
+    p = prefix
+    confirmed = Q(**{f"{p}status": S.CONFIRMED}) | Q(
+        **{f"{p}status__in": (S.FINISHED, S.SUBMITTED), f"{p}competition__requires_confirmation": False}
+    )
+    voided_as_played = Q(**{f"{p}status": S.VOID})
+    return (confirmed | voided_as_played) & Q(**{f"{p}home_points__isnull": False})
+
+
+def final_matches() -> QuerySet[Match]:
+    """Final results of public competitions."""
+    return Match.objects.filter(final_q(), competition__is_public=True)
+
+
+def rated_matches() -> QuerySet[Match]:
+    """The matches the rating is computed from, in the order they were played."""
+    return (
+        final_matches()
+        .exclude(status=S.VOID)
+        .exclude(end__in=NOT_PLAYED_AT_TABLE)
+        .filter(winner__in=("home", "away", "draw"))
+        .annotate(played_at=Coalesce("started_at", "scheduled_start", "submitted_at", "confirmed_at"))
+        # Without a recorded time (a result typed in afterwards), the round's day, then the
+        # season and the round say which came first.
+        .order_by(
+            F("played_at").asc(nulls_last=True), F("round__date").asc(nulls_last=True),
+            "competition__season", "round__number", "table", "id",
+        )
+    )
+
+
+def _stamp() -> str:
+    figures = Match.objects.aggregate(
+        count=Count("id"), latest=Max("updated_at"), versions=Coalesce(Sum("version"), 0)
+    )
+    competitions = Competition.objects.aggregate(
+        count=Count("id"),
+        public=Count("id", filter=Q(is_public=True)),
+        confirming=Count("id", filter=Q(requires_confirmation=True)),
+    )
+    parts = "{count}:{latest}:{versions}:".format(**figures) + "{count}:{public}:{confirming}".format(**competitions)
+    return "rating:" + hashlib.sha256(parts.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class RatingHistory:
+    """A replay of every rated match: the engine's Ratings, the matches' ids in order, and each
+    player's changes (in order) for the pages of one player."""
+
+    ratings: Ratings
+    order: tuple[int, ...]
+    by_player: dict
+
+    def changes_of(self, player_id: int) -> list:
+        return self.by_player.get(player_id, [])
+
+
+# The latest replay in this process, under its stamp: a page reads it without copying (a shared
+# cache would pickle forty thousand changes of a federation's season on every read); another
+# process replays once for itself; a new result changes the stamp, and the next read replays.
+_latest: dict[str, RatingHistory] = {}
+
+
+def rating_history() -> RatingHistory:
+    """Every player's rating and its changes (replayed again after any match changes)."""
+    key = _stamp()
+    history = _latest.get(key)
+    if history is None:
+        rows = rated_matches().values_list(
+            "id",
+            "home_team__player_one_id",
+            "home_team__player_two_id",
+            "away_team__player_one_id",
+            "away_team__player_two_id",
+            "winner",
+        )
+        matches = [RatedMatch(pk, (h1, h2), (a1, a2), winner) for pk, h1, h2, a1, a2, winner in rows]
+        ratings = rate(matches)
+        by_player: dict = {}
+        for change in ratings.changes:
+            by_player.setdefault(change.player_id, []).append(change)
+        history = RatingHistory(ratings=ratings, order=tuple(m.match_id for m in matches), by_player=by_player)
+        _latest.clear()
+        _latest[key] = history
+    return history
+
+
+def current_rating(player_id: int) -> float:
+    return rating_history().ratings.of(player_id)

@@ -1,0 +1,234 @@
+"""django-tables2 tables of the federation pages: ranking lists, the matches behind a ranking row,
+club tables of an inter-club series.
+
+Like the standings (scoring.tables) they are never user-sortable: the rank is the order, and tied
+rows show as "3=". Numbers are formatted by scoring.templatetags.public_format; they come from the
+selectors (scoring.selectors.rankings, scoring.selectors.club_tables) and the engine.
+"""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.http import urlencode
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
+
+from scoring.tables import NUM, SECONDARY_NUM, STANDINGS_LEGEND, AbbrColumn, MatchPointsColumn, PointsColumn
+from scoring.templatetags.public_format import format_match_points, format_points
+
+RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
+_SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
+_FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
+
+
+def rating_text(value) -> str:
+    """A rating for reading: a whole number (the replay keeps the fractions)."""
+    return "–" if value is None else format_points(round(value))
+
+
+class LegendMixin:
+    """The abbreviations of the table's shown columns, for the legend under it (a column whose
+    short header is its whole name needs none)."""
+
+    @property
+    def legend(self):
+        pairs = []
+        for column in self.columns:
+            short, full = getattr(column.column, "short", None), getattr(column.column, "full", None)
+            if short and str(short) != str(full):
+                pairs.append((short, full))
+        return pairs
+
+
+def _rank(record):
+    if record.tied:
+        return format_html('{}<span class="visually-hidden"> {}</span>', record.rank_label, _("(shared)"))
+    return record.rank_label
+
+
+class RankingTable(LegendMixin, tables.Table):
+    """Rows are selectors.rankings.RankingRow; `list_kind` is "players" or "pairs"."""
+
+    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "standings__team"}})
+    club = tables.Column(verbose_name=_("Club"), attrs={"th": {"class": "col-secondary"}, "td": {"class": "col-secondary"}})
+    matches = AbbrColumn(short=_SHORT["played"], full=_("Matches"))
+    won = AbbrColumn(short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
+    points = MatchPointsColumn(
+        short=_SHORT["points"], full=_FULL["points"],
+        attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
+    )
+    card_points = PointsColumn(short=pgettext_lazy("standings column, short", "For"), full=_FULL["card_points_for"], attrs=SECONDARY_NUM)
+    rating = AbbrColumn(short=pgettext_lazy("ranking column, short", "Rtg"), full=_("Rating"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table standings rankings"}
+        row_attrs = {"data-id": lambda record: record.id}
+
+    def __init__(self, data, *, list_kind="players", filter_query=None, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.list_kind = list_kind
+        self.query = urlencode(filter_query or {})
+        self.caption = caption
+        if list_kind == "pairs":
+            self.columns["name"].column.verbose_name = _("Pair")
+
+    def render_rank(self, record):
+        return _rank(record)
+
+    def render_name(self, record):
+        page = "scoring:team-detail" if self.list_kind == "pairs" else "scoring:player-detail"
+        return format_html('<a href="{}">{}</a>', reverse(page, args=[record.id]), record.name)
+
+    def render_club(self, record):
+        return format_html('<a href="{}">{}</a>', reverse("scoring:club-detail", args=[record.club_id]), record.club)
+
+    def _behind(self, record, text, label):
+        page = "scoring:ranking-pair" if self.list_kind == "pairs" else "scoring:ranking-player"
+        url = reverse(page, args=[record.id]) + (f"?{self.query}" if self.query else "")
+        return format_html('<a href="{}" aria-label="{}">{}</a>', url, label, text)
+
+    def render_matches(self, record):
+        label = _("%(name)s: %(count)s matches, the matches behind the figures") % {"name": record.name, "count": record.matches}
+        return self._behind(record, record.matches, label)
+
+    def render_points(self, record):
+        text = format_match_points(record.points)
+        label = _("%(name)s: %(points)s match points, the matches behind them") % {"name": record.name, "points": text}
+        return self._behind(record, text, label)
+
+    def render_card_points(self, record):
+        return format_points(record.card_points)
+
+    def render_rating(self, record):
+        return rating_text(record.rating)
+
+
+class RankingMatchesTable(LegendMixin, tables.Table):
+    """Rows are selectors.rankings.MatchFigures: the matches behind a ranking row."""
+
+    match = tables.Column(empty_values=(), verbose_name=_("Match"), attrs={"td": {"class": "ranking-matches__match"}})
+    result = tables.Column(
+        empty_values=(), verbose_name=_("Result"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num ranking-matches__result"}},
+    )
+    points = MatchPointsColumn(short=_SHORT["points"], full=_FULL["points"], attrs=SECONDARY_NUM)
+    card_points = PointsColumn(
+        short=pgettext_lazy("standings column, short", "For"), full=_FULL["card_points_for"], attrs=SECONDARY_NUM
+    )
+    rating = tables.Column(empty_values=(), verbose_name=_("Rating after"), attrs=NUM)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table results ranking-matches"}
+        row_attrs = {"data-match-id": lambda record: record.match.pk}
+
+    def __init__(self, data, *, show_rating=True, caption=None, **kwargs):
+        if not show_rating:
+            kwargs.setdefault("exclude", ("rating",))
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_match(self, record):
+        match = record.match
+        when = [f"{match.competition.name} {match.competition.season}"]
+        if match.round is not None:
+            when.append(str(match.round))
+            if match.round.date:
+                when.append(date_format(match.round.date, "j b Y"))
+        return format_html(
+            '<span class="ranking-matches__teams">{}\u00a0– {}</span><span class="ranking-matches__when">{}</span>',
+            match.home_team.name, match.away_team.name, " · ".join(when),
+        )
+
+    def render_result(self, record):
+        match = record.match
+        text = format_html("{}\u2009–\u2009{}", format_points(match.home_total), format_points(match.away_total))
+        link = format_html('<a href="{}">{}</a>', reverse("scoring:match-detail", args=[match.pk]), text)
+        if match.end in ("forfeit", "warnings"):
+            return format_html('{}<span class="ranking-matches__end">{}</span>', link, match.get_end_display())
+        return link
+
+    def render_rating(self, record):
+        if record.rating_after is None:
+            return format_html('<span title="{}">–</span>', _("Not rated"))
+        change = record.rating_after - record.rating_before
+        return format_html(
+            '{}<span class="ranking-matches__change">{}</span>',
+            rating_text(record.rating_after), format_points(round(change), signed=True) or "0",
+        )
+
+
+class ClubTable(LegendMixin, tables.Table):
+    """Rows are engine StandingRows whose record is a club's sum (selectors.club_tables)."""
+
+    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    club = tables.Column(accessor="record__name", verbose_name=_("Club"), attrs={"td": {"class": "standings__team"}})
+    teams = AbbrColumn(accessor="extra__teams", short=pgettext_lazy("club table column, short", "Pairs"), full=_("Pairs"), attrs=SECONDARY_NUM)
+    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
+    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
+    drawn = AbbrColumn(accessor="record__drawn", short=_SHORT["drawn"], full=_FULL["drawn"], attrs=SECONDARY_NUM)
+    lost = AbbrColumn(accessor="record__lost", short=_SHORT["lost"], full=_FULL["lost"], attrs=SECONDARY_NUM)
+    points = MatchPointsColumn(
+        accessor="record__points", short=_SHORT["points"], full=_FULL["points"],
+        attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
+    )
+    card_points_for = PointsColumn(accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"])
+    difference = AbbrColumn(accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"], attrs=SECONDARY_NUM)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table standings club-table"}
+        row_attrs = {"data-club-id": lambda record: record.record.team_id}
+
+    def __init__(self, data, *, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_rank(self, record):
+        return _rank(record)
+
+    def render_club(self, record):
+        return format_html('<a href="{}">{}</a>', reverse("scoring:club-detail", args=[record.record.team_id]), record.record.name)
+
+    def render_difference(self, value):
+        return format_points(value, signed=True)
+
+
+class IndividualTable(LegendMixin, tables.Table):
+    """Rows are selectors.individual.PlayerTableRow (record: an engine BuchholzRecord)."""
+
+    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    player = tables.Column(accessor="record__name", verbose_name=_("Player"), attrs={"td": {"class": "standings__team"}})
+    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
+    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
+    points = MatchPointsColumn(
+        accessor="record__points", short=_SHORT["points"], full=_FULL["points"],
+        attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
+    )
+    card_points_for = PointsColumn(accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"])
+    buchholz = MatchPointsColumn(
+        accessor="record__buchholz", short=pgettext_lazy("standings column, short", "Bh"),
+        full=_("Buchholz (the opponents' match points)"),
+    )
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table individual-table"}
+        row_attrs = {"data-player-id": lambda record: record.record.team_id}
+
+    def __init__(self, data, *, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_rank(self, record):
+        return _rank(record)
+
+    def render_player(self, record):
+        return format_html(
+            '<a href="{}">{}</a> <span class="individual-table__club">{}</span>',
+            reverse("scoring:player-detail", args=[record.record.team_id]), record.record.name, record.club,
+        )

@@ -1,0 +1,121 @@
+"""Parts of the public pages about seasons, the rating and a table's history, with their charts:
+
+- `{% season_history player=player %}` (or `team=`, `club=`): every season's figures in a table,
+  closed seasons marked as archives; for a player also the rating's history as a chart and a table;
+  for a club its match points per season as a chart.
+- `{% places_chart competition %}`: each team's place in the table round by round, as charts and
+  a table (scoring.selectors.history.places_by_round).
+
+The figures come from scoring.selectors.history; the charts are drawn by scoring.charts.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from scoring.charts import Chart, bar_chart, line_chart
+from scoring.engine.rating import START
+from scoring.selectors import history
+from scoring.tables_federation import rating_text
+from scoring.templatetags.public_format import format_match_points
+
+register = template.Library()
+
+
+def rating_chart(player, points) -> str | None:
+    if len(points) < 2:
+        return None
+    # The start (1500) is drawn as match 0, so the first match's change shows too.
+    values = [START] + [p.rating for p in points]
+    return line_chart(
+        Chart(
+            title=_("Rating of %(name)s, match by match") % {"name": player.name},
+            description=_(
+                "%(count)s rated matches. The rating went from %(first)s after the first to %(last)s after "
+                "the latest; lowest %(low)s, highest %(high)s."
+            ) % {
+                "count": len(points), "first": rating_text(values[1]), "last": rating_text(values[-1]),
+                "low": rating_text(min(values)), "high": rating_text(max(values)),
+            },
+            x_label=_("Rated match"),
+            y_label=_("Rating"),
+            labels=[str(i) for i in range(len(values))],
+            values=values,
+            ident=f"rating-{player.pk}",
+        )
+    )
+
+
+def club_chart(club, seasons) -> str | None:
+    if not seasons:
+        return None
+    ordered = list(reversed(seasons))
+    return bar_chart(
+        Chart(
+            title=_("Match points of %(name)s per season") % {"name": club.name},
+            description=", ".join(
+                _("%(season)s: %(points)s match points in %(matches)s matches")
+                % {"season": s.season, "points": format_match_points(s.points), "matches": s.matches}
+                for s in ordered
+            ),
+            x_label=_("Season"),
+            y_label=_("Match points"),
+            labels=[s.season for s in ordered],
+            values=[float(s.points) for s in ordered],
+            value_format="{:g}",
+            ident=f"club-{club.pk}",
+        )
+    )
+
+
+@register.inclusion_tag("scoring/federation/_season_history.html")
+def season_history(player=None, team=None, club=None):
+    if player is not None:
+        seasons = history.player_seasons(player)
+        points = history.rating_points(player)
+        return {
+            "kind": "player", "seasons": seasons, "show_rating": True, "subject": player,
+            "rating_points": points, "chart": rating_chart(player, points),
+        }
+    if team is not None:
+        return {"kind": "team", "seasons": history.team_seasons(team), "show_rating": True, "subject": team}
+    seasons = history.club_seasons(club)
+    return {"kind": "club", "seasons": seasons, "show_rating": False, "subject": club, "chart": club_chart(club, seasons)}
+
+
+def team_places_chart(competition, team, rounds, team_count) -> str:
+    known = [p for p in team.places if p is not None]
+    return line_chart(
+        Chart(
+            title=_("%(team)s: place after each round") % {"team": team.name},
+            description=_("Place %(first)s after round %(first_round)s, place %(last)s after round %(last_round)s, of %(count)s teams; best %(best)s, worst %(worst)s.")
+            % {
+                "first": known[0], "first_round": rounds[0], "last": known[-1], "last_round": rounds[-1],
+                "count": team_count, "best": min(known), "worst": max(known),
+            },
+            x_label=_("Round"),
+            y_label=_("Place"),
+            labels=[str(n) for n in rounds],
+            values=team.places,
+            invert=True,
+            y_min=1,
+            y_max=team_count,
+            ident=f"places-{competition.pk}-{team.team_id}",
+        )
+    )
+
+
+@register.inclusion_tag("scoring/federation/_places.html")
+def places_chart(competition, open=False):
+    places = history.places_by_round(competition)
+    if places is None:
+        return {"places": None}
+    charts = [(team, team_places_chart(competition, team, places.rounds, places.team_count)) for team in places.teams]
+    return {"places": places, "charts": charts, "competition": competition, "open": open}
+
+
+@register.inclusion_tag("scoring/federation/_places_print.html")
+def places_chart_print(competition):
+    """The same charts and table for the competition's PDF: no links, no disclosure."""
+    return places_chart(competition, open=True)

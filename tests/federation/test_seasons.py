@@ -1,0 +1,88 @@
+"""Seasons: closing one makes its competitions read-only archives; the pages show every season's
+figures and the rating's history, with charts that say what they show."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core.exceptions import PermissionDenied
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import AuditEntry, Competition, Match, Round, Season
+from scoring.services import manage as manage_services
+from scoring.services import schedules as schedule_services
+from scoring.services.seasons import SeasonClosedError, season_close, season_reopen
+from tests.factories import make_admin, make_match, make_user
+
+pytestmark = pytest.mark.django_db
+
+
+def test_closing_a_season_archives_its_competitions_and_services_refuse_writes(federation):
+    admin = make_admin()
+    old = federation["old"]
+    waiting = make_match(competition=old, home=federation["teams"]["cd"], away=federation["teams"]["gh"], round_number=2)
+    season_close(name="2025/26", user=admin)
+    old.refresh_from_db()
+    assert old.archived and not Competition.objects.get(pk=federation["series"].pk).archived
+    assert Season.objects.get(name="2025/26").closed_by == admin
+    assert AuditEntry.objects.filter(action="season_close").exists()
+
+    with pytest.raises(SeasonClosedError, match="2025/26"):
+        services.match_start(match=waiting, user=admin)
+    with pytest.raises(SeasonClosedError):
+        services.match_reopen(match=federation["matches"]["o1"], user=admin, reason="x", expected_version=None)
+    with pytest.raises(SeasonClosedError):
+        manage_services.round_save(user=admin, round=Round(competition=old, number=5))
+    with pytest.raises(SeasonClosedError):
+        manage_services.competition_save(user=admin, competition=Competition(
+            name="Ny", season="2025/26", organiser=federation["clubs"]["ess"]))
+    with pytest.raises(SeasonClosedError):
+        schedule_services.schedule_pair_next_round(competition=old, user=admin)
+    assert Match.objects.get(pk=waiting.pk).status == Match.Status.SCHEDULED
+
+    # The open season is untouched; a reopened season can be changed again.
+    services.match_start(match=make_match(competition=federation["series"], home=federation["teams"]["ab"],
+                                          away=federation["teams"]["gh"], round_number=4), user=admin)
+    season_reopen(name="2025/26", user=admin, reason="Stängd av misstag")
+    services.match_start(match=waiting, user=admin)
+
+
+def test_only_an_administrator_closes_a_season(federation):
+    with pytest.raises(PermissionDenied):
+        season_close(name="2025/26", user=make_user())
+
+
+def test_player_team_and_club_pages_show_every_season_and_the_rating(client, federation):
+    season_close(name="2025/26", user=make_admin())
+    anna = federation["players"]["Anna"]
+    html = client.get(reverse("scoring:player-detail", args=[anna.pk])).content.decode()
+    seasons = re.findall(r'data-season="([^"]+)"', html)
+    assert seasons == ["2026/27", "2025/26"]
+    row_old = html.split('data-season="2025/26"', 1)[1].split("</tr>", 1)[0]
+    assert "arkiv" in row_old
+    # The rating chart: an image with a title and a description, the numbers in a table too.
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert 'role="img"' in svg and "<title" in svg and "<desc" in svg
+    assert "3 matcher med rating" in svg
+    assert html.count(reverse("scoring:match-detail", args=[federation["matches"]["r3"].pk])) >= 1
+
+    team_html = client.get(reverse("scoring:team-detail", args=[federation["teams"]["ab"].pk])).content.decode()
+    assert re.findall(r'data-season="([^"]+)"', team_html) == ["2026/27", "2025/26"]
+    club_html = client.get(reverse("scoring:club-detail", args=[federation["clubs"]["kung"].pk])).content.decode()
+    # Kungarna 2026/27: EF 1 + GH 1.5 = 2.5 match points; the bar chart says so in words.
+    assert "2026/27: 2,5 matchpoäng i 4 matcher" in club_html
+
+
+def test_competition_page_charts_each_teams_place_round_by_round(client, federation):
+    series = federation["series"]
+    html = client.get(reverse("scoring:competition-detail", args=[series.pk])).content.decode()
+    assert "Placering omgång för omgång" in html
+    table = html.split('class="data-table places-table"', 1)[1].split("</table>", 1)[0]
+    gh = federation["teams"]["gh"]
+    row = table.split(f'data-team-id="{gh.pk}"', 1)[1].split("</tr>", 1)[0]
+    # After round 1 Greta/Hugo drew with Cilla/Dan (0.5 and 5 000 each): second equal with them;
+    # after round 2 (1.5 points) first.
+    assert re.findall(r'<td class="num">(\d+)</td>', row) == ["2", "1"]
+    assert html.count('role="img"') == 4
