@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0006_paper_protocol'),
+        ('scoring', '0007_paper_protocol'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -4,24 +4,10 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
-def fill_standings(apps, schema_editor):
-    """Store the table of every competition that has one already. The rows are worked out by the
-    services' own function (the selectors' aggregates over the results), which a historical model
-    cannot run (the rules live in the engine); on a new database there is nothing to do."""
-    Competition = apps.get_model("scoring", "Competition")
-    if not Competition.objects.exists():
-        return
-    from scoring.models import Competition as CurrentCompetition
-    from scoring.services.standings import standings_refresh
-
-    for competition in CurrentCompetition.objects.all():
-        standings_refresh(competition=competition)
-
-
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0007_invitation'),
+        ('scoring', '0005_invitation'),
     ]
 
     operations = [
@@ -60,5 +46,4 @@ class Migration(migrations.Migration):
             model_name='teamstanding',
             constraint=models.UniqueConstraint(fields=('competition', 'team'), name='standing_one_row_per_team'),
         ),
-        migrations.RunPython(fill_standings, migrations.RunPython.noop),
     ]

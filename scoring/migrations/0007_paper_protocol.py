@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0005_team_standing'),
+        ('scoring', '0006_team_standing'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
