@@ -5,6 +5,7 @@ DJANGO_DEBUG=0 and then must set DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; the
 variable. Values are read here once, at import; nothing else in the code base reads os.environ.
 """
 
+import ipaddress
 import os
 import re
 import warnings
@@ -90,6 +91,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that everything after it sees the client's own address (TRUSTED_PROXIES).
+    "scoring.proxy.ForwardedClientMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -182,6 +185,10 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:my-matches"  # who logs in comes to enter or confirm protocols
 LOGOUT_REDIRECT_URL = "scoring:home"
 
+# Sessions live in the database (Django's default, said here on purpose): every app server knows
+# every session, and an outage of the shared cache logs nobody out.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
 # Brute-force protection. Lock out a username from one address, not the whole address: a club's
 # secretaries often share one network in the playing hall.
 AXES_FAILURE_LIMIT = 5
@@ -242,11 +249,23 @@ if not DEBUG:
     # A load balancer's health check may come over plain HTTP.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # DJANGO_SECURE_COOKIES=0 only for a try on loopback over plain HTTP (make cluster): browsers
+    # and HTTP clients would otherwise keep the login and form cookies to themselves there.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
+
+# The reverse proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated):
+# behind nginx on the same machine 127.0.0.1. Requests from anywhere else keep their own address,
+# whatever header they carry (scoring/proxy.py).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or network.") from None
 
 # Content Security Policy (django-csp 4): no inline scripts or styles anywhere, so templates use
 # static files only (htmx is configured through a <meta> tag for that reason). frame-ancestors is
@@ -300,17 +319,33 @@ LOGGING = {
     },
 }
 
-# --- Cache ----------------------------------------------------------------------------------------
-# Standings and public pages are cached (scoring/cache.py) under a stamp read from the database, so a
-# new result shows at once even though each process has its own memory cache.
+# --- Cache ---------------------------------------------------------------------------------------
+# Standings and public pages are cached under a stamp read from the database. On one machine each
+# process keeps its own memory cache. Several app servers share one Redis (REDIS_URL, e.g.
+# redis://127.0.0.1:6379/1, a database of the site's own): what one server caches or invalidates
+# holds for all at once. Redis is only a cache: while it does not answer, the site reads the
+# database and nobody sees an error (scoring/redis_cache.py).
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "canasta",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "scoring.redis_cache.FallbackRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "canasta",
+            # Seconds to wait for Redis before working without it: on loopback or a LAN it answers
+            # in well under a millisecond, and a page must not hang on a lost Redis.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
+        }
     }
-}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "canasta",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        }
+    }
 
 # --- Tables ---------------------------------------------------------------------------------------
 
