@@ -11,9 +11,9 @@ import os
 
 workers = int(os.environ.get("GUNICORN_WORKERS") or multiprocessing.cpu_count() + 1)
 threads = int(os.environ.get("GUNICORN_THREADS") or 2)
-# Only nginx on this machine talks to the app servers; it says whether the visitor came over
-# HTTPS (X-Forwarded-Proto), which Django reads through SECURE_PROXY_SSL_HEADER.
-forwarded_allow_ips = "127.0.0.1"
+# The proxies whose forwarding headers gunicorn believes: the same list the site believes
+# X-Forwarded-For from (TRUSTED_PROXIES), nginx on this machine unless said otherwise.
+forwarded_allow_ips = os.environ.get("TRUSTED_PROXIES") or "127.0.0.1,::1"
 # A restart (an upgrade, one server at a time) lets requests under way finish first.
 graceful_timeout = 20
 timeout = 60
