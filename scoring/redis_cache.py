@@ -41,7 +41,8 @@ class FallbackRedisCache(RedisCache):
 
     def __init__(self, server, params):
         super().__init__(server, params)
-        self.lock = threading.Lock()
+        # Reentrant: a failed clear() in available() reports through failed(), which takes it too.
+        self.lock = threading.RLock()
         self.down_until = 0.0
         self.writes_dropped = False
 

@@ -83,6 +83,21 @@ def test_a_write_dropped_while_away_empties_the_cache_when_redis_is_back(redis_s
     assert cache.get("standings") == "new"
 
 
+def test_redis_still_away_after_a_dropped_write_is_no_error_either(redis_server):
+    cache = backend(redis_server)
+    redis_server.stop("redis")
+    cache.set("page", "dropped")
+    for _ in range(3):
+        wait_past_pause()
+        assert cache.get("page") is None
+        cache.set("page", "dropped again")
+    redis_server.start_redis()
+    wait_past_pause()
+    assert cache.get("page") is None
+    cache.set("page", "stored")
+    assert cache.get("page") == "stored"
+
+
 def test_a_server_that_dropped_nothing_keeps_the_cache(redis_server):
     cache = backend(redis_server)
     cache.set("page", "kept")
