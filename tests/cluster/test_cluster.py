@@ -199,5 +199,6 @@ def test_stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal(setup
 
     # The server comes back (a restart, as in an upgrade) and shows what B stored meanwhile.
     cluster.start_app(0)
+    played = len(stored[matches[0]])  # deals of 10 against 5 card points each
     status, _, page = Browser(setup.a).get(f"/matches/{matches[0]}/")
-    assert status == 200 and f"{len(stored[matches[0]])}".encode() in page
+    assert status == 200 and f">{10 * played}<".encode() in page and f">{5 * played}<".encode() in page
