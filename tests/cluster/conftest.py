@@ -67,6 +67,9 @@ def collected_static() -> Path:
     except OSError:
         pass  # another test process made it at the same time: theirs is the same
     shutil.rmtree(partial, ignore_errors=True)
+    for old in base.iterdir():  # copies of sources that have changed since
+        if old != target and not old.name.startswith("partial-"):
+            shutil.rmtree(old, ignore_errors=True)
     return target
 
 
