@@ -138,8 +138,8 @@ if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.config(conn_max_age=CONN_MAX_AGE, conn_health_checks=True)}
     # PostgreSQL: parameters bound by the server and statements prepared once per connection
     # after their second run, so the server does not parse and plan the same few statements
-    # (read a match, save a deal, the cache stamps) on every request: saving a deal took 3.5
-    # instead of 4.4 ms (issue 7). Off with DJANGO_DB_PREPARED_STATEMENTS=no, which a pooler in
+    # (read a match, save a deal) on every request: saving a deal took 3.5
+    # instead of 4.4 ms. Off with DJANGO_DB_PREPARED_STATEMENTS=no, which a pooler in
     # transaction mode (PgBouncer) needs.
     if DATABASES["default"]["ENGINE"].endswith("postgresql") and env_bool("DJANGO_DB_PREPARED_STATEMENTS", True):
         DATABASES["default"].setdefault("OPTIONS", {}).update(server_side_binding=True, prepare_threshold=2)
@@ -156,6 +156,10 @@ else:
 # -shm files too (README, Backup and restore).
 if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
     DATABASES["default"].setdefault("OPTIONS", {})["init_command"] = "PRAGMA journal_mode=WAL;"
+    # SQLite has no row locks (SELECT ... FOR UPDATE is ignored): a transaction takes the write lock
+    # when it begins, so the services' lock-then-check-the-version is served one at a time there
+    # too, and two saves wait for each other instead of failing with "database is locked".
+    DATABASES["default"]["OPTIONS"]["transaction_mode"] = "IMMEDIATE"
     # The tests' database is a file too, not Django's shared in-memory one: that one locks whole
     # tables between connections ("database table is locked") where a file in WAL mode lets the
     # browser tests' live check read while a deal is being saved, as the site does in production.
@@ -184,10 +188,6 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:my-matches"  # who logs in comes to enter or confirm protocols
 LOGOUT_REDIRECT_URL = "scoring:home"
-
-# Sessions live in the database (Django's default, said here on purpose): every app server knows
-# every session, and an outage of the shared cache logs nobody out.
-SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Brute-force protection. Lock out a username from one address, not the whole address: a club's
 # secretaries often share one network in the playing hall.
@@ -319,12 +319,13 @@ LOGGING = {
     },
 }
 
-# --- Cache ---------------------------------------------------------------------------------------
-# Standings and public pages are cached under a stamp read from the database. On one machine each
-# process keeps its own memory cache. Several app servers share one Redis (REDIS_URL, e.g.
-# redis://127.0.0.1:6379/1, a database of the site's own): what one server caches or invalidates
-# holds for all at once. Redis is only a cache: while it does not answer, the site reads the
-# database and nobody sees an error (scoring/redis_cache.py).
+# --- Cache ----------------------------------------------------------------------------------------
+# Django's stock cache, for the libraries that use one (and the sessions, below). No page and no
+# standings are cached: a save would empty them exactly while a round is played; the standings are
+# rows kept by the services. On one machine each process has its own memory cache. Several app
+# servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database of the site's own):
+# what one server caches or deletes holds for all at once. Redis is only a cache: while it does not
+# answer, the site works from the database and nobody sees an error (scoring/redis_cache.py).
 
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
@@ -338,6 +339,10 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
         }
     }
+    # Sessions are written to the database and kept in Redis too, so a signed-in request reads
+    # its session from Redis; when Redis does not answer, from the database. Every server knows
+    # every session either way, and an outage logs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {
         "default": {
@@ -346,6 +351,8 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         }
     }
+    # Sessions in the database only: a process's own memory would not see another's logout.
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # --- Tables ---------------------------------------------------------------------------------------
 

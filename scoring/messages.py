@@ -32,7 +32,8 @@ FIELD_LABELS = {
     "out": _("went out"),
     "concealed": _("concealed going out"),
     "end": _("how the deal ended"),
-    "dealt_at": _("time dealt"),
+    "dealt": _("minute dealt"),
+    "time_up": _("time ran out"),
 }
 
 PROBLEM_TEXTS = {
@@ -40,7 +41,6 @@ PROBLEM_TEXTS = {
     "negative-count": _("%(value)s is negative; write a count of 0 or more (penalties as a positive number)."),
     "going-out-count": _("exactly one side goes out when the deal ends by going out, and none when it ends by the stock or the clock."),
     "out-without-canasta": _("the side went out with %(canastas)s canastas; the rules require at least %(required)s."),
-    "out-with-hand-value": _("%(value)s card points is less than its canastas hold (at least %(least)s); a side that went out has no cards left in hand."),
     "concealed-without-out": _("concealed going out is marked, but no side went out."),
     "canasta-without-meld": _("marked as not melded, but it has canastas, positive card points or went out."),
     "red-threes": _("%(value)s red threes; there are only %(limit)s in the two packs."),
@@ -48,13 +48,25 @@ PROBLEM_TEXTS = {
     "card-points-range": _("%(value)s card points; two packs hold %(limit)s at the most."),
     "opening-minimum": _("the opening minimum is %(computed)s at a total of %(total)s, not %(written)s."),
     "score-mismatch": _("the deal score is %(computed)s, not %(written)s as written."),
-    "total-mismatch": _("the running total is %(computed)s, not %(written)s as written."),
+    "total-mismatch": _("%(before)s and the deal score %(score)s make %(expected)s, not %(written)s as written."),
     "after-match-end": _("the match ended after deal %(end_deal)s; no further deal is accepted."),
-    "clock-not-allowed": _("this match has no clock, so a deal cannot end by the clock."),
+    "clock-not-allowed": _("this match has no clock, so a deal cannot end by the clock and the time cannot run out."),
     "dealt-after-time": _("dealt at minute %(minute)s, after the main time of %(limit)s minutes."),
     "deal-score-high": _("a deal score of %(value)s is unusually high (above %(limit)s); please check it."),
     "many-deals": _("more than %(limit)s deals in a timed match; please check the protocol."),
     "deals-out-of-order": _("this deal was dealt earlier than the one before it."),
+    "penalty-unusual": _("a penalty of %(value)s is not a multiple of %(step)s, as penalties usually are; please check it."),
+    "red-threes-not-counted": _("red threes are written, but they count nothing under these rules; was the protocol kept by home rules?"),
+    "melded-assumed": _("the side is taken as not having melded, so its red threes were subtracted; check that it really made no meld."),
+}
+
+# canastas-impossible names the limit that was passed (params["reason"]).
+CANASTAS_IMPOSSIBLE_TEXTS = {
+    "ranks-side": _("%(value)s canastas; one side can have at most %(limit)s, one for each rank from ace to four."),
+    "ranks": _("%(natural)s natural and %(mixed)s mixed canastas need more than the %(limit)s ranks from ace to four."),
+    "wild-cards": _("%(mixed)s mixed canastas; two packs have only %(limit)s wild cards."),
+    "cards": _("these canastas need at least %(needed)s cards; two packs have %(limit)s cards that are not threes."),
+    "natural-cards": _("these canastas need at least %(needed)s natural cards; two packs have %(limit)s from ace to four."),
 }
 
 FILE_ERROR_TEXTS = {
@@ -96,6 +108,8 @@ def _format(template, params) -> str:
 def problem_text(problem: Problem) -> str:
     """The problem itself, without the deal: 'the deal score is 785, not 780 as written.'"""
     template = PROBLEM_TEXTS.get(problem.code)
+    if problem.code == "canastas-impossible":
+        template = CANASTAS_IMPOSSIBLE_TEXTS.get(problem.params.get("reason"), template)
     if template is None:
         return problem.code
     return _format(template, problem.params)

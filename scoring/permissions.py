@@ -2,7 +2,7 @@
 
 - A club secretary manages their club's players and teams, the competitions their club organises,
   and the protocols of matches in which their club's team is the home team (the home team keeps the
-  protocol, seed 001).
+  protocol, RULES.md).
 - A team captain confirms the protocols of their team's matches, never one they entered themselves;
   for a team without a captain, its club's secretary does.
 """
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from django.db.models import Exists, OuterRef
 
-from scoring import compiled_queries
 from scoring.models import Club, Competition, Match
 
 
@@ -45,7 +44,7 @@ def secretary_club_ids(user) -> set[int]:
 #
 # The protocol pages (and every saved deal) read the match and then ask whether the user is a
 # secretary of its home club or of its organiser. The match query answers that too, so the
-# question costs no query of its own (issue 7).
+# question costs no query of its own.
 
 HOME_CLUB_SECRETARY = "user_is_home_club_secretary"
 ORGANISER_SECRETARY = "user_is_organiser_secretary"
@@ -69,18 +68,9 @@ def remember_secretary_flags(user, match: Match) -> None:
     user._secretary_of_known = known
 
 
-# Stands for the user's id in the compiled query below.
-_USER = -727_272_727
-
-
 def _secretary_club_ids(user_id: int) -> list[tuple[int]]:
-    """The clubs the user is a secretary of: the link table alone (no join, no ordering), by SQL
-    compiled once, since every protocol page and every saved deal asks (issue 7)."""
-    return compiled_queries.run(
-        ("secretary-clubs",),
-        lambda: Club.secretaries.through.objects.filter(user_id=_USER).values_list("club_id"),
-        {_USER: user_id},
-    )[1]
+    """The clubs the user is a secretary of: the link table alone (no join, no ordering)."""
+    return list(Club.secretaries.through.objects.filter(user_id=user_id).values_list("club_id"))
 
 
 def is_secretary(user) -> bool:

@@ -9,7 +9,6 @@ the selectors.
 
 from __future__ import annotations
 
-from operator import attrgetter
 
 import django_tables2 as tables
 from django.urls import reverse
@@ -20,7 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.models import Match
-from scoring.table_html import FastBodyMixin
+from scoring.selectors.protocols import has_score, status_text
 from scoring.templatetags.public_format import format_match_points, format_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -81,14 +80,14 @@ def _breakable(name: str):
     return mark_safe("/<wbr>".join(conditional_escape(part) for part in str(name).split("/")))
 
 
-def _team_link(team_id, name, link_target: str | None = None, urls=None):
-    url = urls("scoring:team-detail", team_id) if urls else reverse("scoring:team-detail", args=[team_id])
+def _team_link(team_id, name, link_target: str | None = None):
+    url = reverse("scoring:team-detail", args=[team_id])
     if link_target:
         return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, _breakable(name))
     return format_html('<a href="{}">{}</a>', url, _breakable(name))
 
 
-class StandingsTable(FastBodyMixin, tables.Table):
+class StandingsTable(tables.Table):
     """Rows are engine StandingRow objects (rank, tied, rank_label, record)."""
 
     rank = tables.Column(
@@ -133,12 +132,6 @@ class StandingsTable(FastBodyMixin, tables.Table):
         accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"]
     )
 
-    # The rows are engine dataclasses: an accessor "record__played" is the attribute record.played.
-    cell_values = {
-        "rank": attrgetter("rank_label"),
-        "team": attrgetter("record.name"),
-        **{name: attrgetter(f"record.{name}") for name, _short, _full in STANDINGS_LEGEND},
-    }
 
     class Meta:
         orderable = False
@@ -164,7 +157,7 @@ class StandingsTable(FastBodyMixin, tables.Table):
         return record.rank_label
 
     def render_team(self, record):
-        return _team_link(record.record.team_id, record.record.name, self.link_target, self.urls)
+        return _team_link(record.record.team_id, record.record.name, self.link_target)
 
     @property
     def legend(self):
@@ -174,30 +167,7 @@ class StandingsTable(FastBodyMixin, tables.Table):
 
 # -- results ---------------------------------------------------------------------------------------
 
-STATUS_TEXT = {
-    Match.Status.SCHEDULED: _("Not started"),
-    Match.Status.IN_PROGRESS: _("In progress"),
-    Match.Status.FINISHED: _("Finished, not yet submitted"),
-    Match.Status.SUBMITTED: _("Awaiting confirmation"),
-    Match.Status.CONFIRMED: _("Confirmed"),
-    Match.Status.POSTPONED: _("Postponed"),
-    Match.Status.VOID: _("Abandoned"),
-}
-
-
-def match_status_text(match: Match) -> str:
-    if match.status == Match.Status.IN_PROGRESS:
-        return _("In progress, deal %(number)s") % {"number": match.deal_count + 1}
-    if match.status == Match.Status.FINISHED and not match.competition.requires_confirmation:
-        return _("Finished")
-    return STATUS_TEXT.get(match.status, match.get_status_display())
-
-
-def has_score(match: Match) -> bool:
-    return match.deal_count > 0 or match.end in (Match.End.FORFEIT, Match.End.WARNINGS)
-
-
-class ResultsTable(FastBodyMixin, tables.Table):
+class ResultsTable(tables.Table):
     """Rows are Match objects (with competition, home_team and away_team selected); rows from
     selectors.round_results carry `preliminary`, marked with a word."""
 
@@ -222,14 +192,6 @@ class ResultsTable(FastBodyMixin, tables.Table):
         attrs={"th": {"class": "num"}, "td": {"class": "num results__result"}},
     )
 
-    # Rows are Match objects: "table" is the field (without choices); the other columns are no
-    # attribute of a match, so django-tables2 gives their render methods no value (None).
-    cell_values = {
-        "when": lambda record: None,
-        "table": attrgetter("table"),
-        "teams": lambda record: None,
-        "result": lambda record: None,
-    }
 
     class Meta:
         orderable = False
@@ -260,7 +222,7 @@ class ResultsTable(FastBodyMixin, tables.Table):
 
     def _when(self, record):
         competition = record.competition
-        url = self.urls("scoring:competition-detail", competition.pk)
+        url = reverse("scoring:competition-detail", args=[competition.pk])
         parts = []
         if record.round is not None:
             parts.append(str(record.round))
@@ -281,8 +243,8 @@ class ResultsTable(FastBodyMixin, tables.Table):
         return format_html('<a href="{}" class="{}">{}</a>', url, css, text)
 
     def render_teams(self, record):
-        home = _team_link(record.home_team_id, record.home_team.name, self.link_target, self.urls)
-        away = _team_link(record.away_team_id, record.away_team.name, self.link_target, self.urls)
+        home = _team_link(record.home_team_id, record.home_team.name, self.link_target)
+        away = _team_link(record.away_team_id, record.away_team.name, self.link_target)
         return format_html(
             # The dash is joined to the home team by a no-break space: it ends the home team's
             # line on a phone (two lines) and never starts a line or stands alone.
@@ -296,7 +258,7 @@ class ResultsTable(FastBodyMixin, tables.Table):
         )
 
     def render_result(self, record):
-        url = self.urls("scoring:match-detail", record.pk)
+        url = reverse("scoring:match-detail", args=[record.pk])
         if not has_score(record):
             return self._link(url, _("Protocol"), "results__protocol")
         text = format_html(
@@ -318,7 +280,7 @@ class ResultsTable(FastBodyMixin, tables.Table):
         return self._once(key, lambda: self._status_text(record))
 
     def _status_text(self, record):
-        text = match_status_text(record)
+        text = status_text(record)
         if record.status == Match.Status.POSTPONED and record.scheduled_start:
             # The players need the new day more than the word.
             when = date_format(timezone.localtime(record.scheduled_start), "j F H:i")
@@ -334,7 +296,7 @@ class ResultsTable(FastBodyMixin, tables.Table):
 # -- a player's figures per competition ------------------------------------------------------------
 
 
-class PlayerStatisticsTable(FastBodyMixin, tables.Table):
+class PlayerStatisticsTable(tables.Table):
     """Rows are (competition, selectors.PlayerStatistics) pairs."""
 
     competition = tables.Column(accessor="0", verbose_name=_("Competition"))
@@ -356,7 +318,7 @@ class PlayerStatisticsTable(FastBodyMixin, tables.Table):
         self.caption = caption
 
     def render_competition(self, value):
-        url = self.urls("scoring:competition-detail", value.pk)
+        url = reverse("scoring:competition-detail", args=[value.pk])
         return format_html('<a href="{}">{} {}</a>', url, value.name, value.season)
 
     def render_average(self, value):

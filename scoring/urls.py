@@ -6,11 +6,9 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 
 from django.urls import path
 
-from scoring.cache import competition_stamp, match_stamp, public_page, team_stamp
 from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
-# Public pages wrapped in public_page(...) are cached per viewer class (scoring/cache.py, issue 7).
 app_name = "scoring"
 
 urlpatterns = [
@@ -18,12 +16,12 @@ urlpatterns = [
     path("", public.StartPageView.as_view(), name="home"),
     # -- public: competitions, rounds, matches, teams, players, clubs; embeds and feeds; hall clock
     path("competitions/", public.CompetitionListView.as_view(), name="competition-list"),
-    path("competitions/<int:pk>/", public_page(competition_stamp)(public.CompetitionDetailView.as_view()), name="competition-detail"),
+    path("competitions/<int:pk>/", public.CompetitionDetailView.as_view(), name="competition-detail"),
     path("competitions/<int:pk>/live/", public.CompetitionLiveView.as_view(), name="competition-live"),
-    path("competitions/<int:pk>/rounds/", public_page(competition_stamp)(public.CompetitionRoundsView.as_view()), name="competition-rounds"),
+    path("competitions/<int:pk>/rounds/", public.CompetitionRoundsView.as_view(), name="competition-rounds"),
     path("competitions/<int:pk>/embed/", public_feeds.CompetitionEmbedView.as_view(), name="competition-embed"),
     path("competitions/<int:pk>/feed.json", public_feeds.CompetitionFeedView.as_view(), name="competition-feed"),
-    path("competitions/<int:pk>/rounds/<int:number>/", public_page(competition_stamp)(public.RoundDetailView.as_view()), name="round-detail"),
+    path("competitions/<int:pk>/rounds/<int:number>/", public.RoundDetailView.as_view(), name="round-detail"),
     path("competitions/<int:pk>/rounds/<int:number>/live/", public.RoundLiveView.as_view(), name="round-live"),
     path("competitions/<int:pk>/rounds/<int:number>/clock/", public_clock.HallClockView.as_view(), name="round-clock"),
     path(
@@ -36,16 +34,16 @@ urlpatterns = [
         public_clock.HallClockStartView.as_view(),
         name="round-clock-start",
     ),
-    path("matches/<int:pk>/", public_page(match_stamp)(public.MatchDetailView.as_view()), name="match-detail"),
+    path("matches/<int:pk>/", public.MatchDetailView.as_view(), name="match-detail"),
     path("matches/<int:pk>/live/", public.MatchLiveView.as_view(), name="match-live"),
-    path("teams/<int:pk>/", public_page(team_stamp)(public.TeamDetailView.as_view()), name="team-detail"),
+    path("teams/<int:pk>/", public.TeamDetailView.as_view(), name="team-detail"),
     path("teams/<int:pk>/fixtures.ics", public_feeds.TeamCalendarView.as_view(), name="team-calendar"),
     path("players/<int:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
     path("clubs/", public.ClubListView.as_view(), name="club-list"),
     path("clubs/<int:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
     # -- end of public
     # secretary: enter and confirm protocols
-    # -- secretary (issue 3): my matches, the protocol page, its live check and the match lifecycle
+    # -- secretary: my matches, the protocol page, its live check and the match lifecycle
     path("my-matches/", secretary.MyMatchesView.as_view(), name="my-matches"),
     path("matches/<int:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
     path("matches/<int:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
@@ -62,7 +60,7 @@ urlpatterns = [
     path("matches/<int:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
     # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches
-    # -- manage (issue 3): a club's players and teams, its competitions, their rounds and matches
+    # -- manage: a club's players and teams, its competitions, their rounds and matches
     path("manage/", manage.ManageHomeView.as_view(), name="manage-home"),
     path("manage/clubs/<int:pk>/", manage.ClubManageView.as_view(), name="manage-club"),
     path("manage/clubs/<int:pk>/players/new/", manage.PlayerCreateView.as_view(), name="manage-player-create"),
@@ -78,7 +76,7 @@ urlpatterns = [
     path("manage/matches/<int:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
     # -- end of manage
     # exports: PDF and Excel downloads
-    # -- exports (issue 5): documents of a match, a round, the standings and a whole competition
+    # -- exports: documents of a match, a round, the standings and a whole competition
     path("matches/<int:pk>/protocol.pdf", exports.MatchProtocolPdfView.as_view(), name="match-protocol-pdf"),
     path("matches/<int:pk>/protocol.xlsx", exports.MatchProtocolXlsxView.as_view(), name="match-protocol-xlsx"),
     path("competitions/<int:pk>/standings.pdf", exports.StandingsPdfView.as_view(), name="standings-pdf"),
@@ -93,7 +91,7 @@ urlpatterns = [
         name="round-protocols-pdf",
     ),
     # -- end of exports
-    # -- schedules (issue 4): generate a league schedule, pair a tournament round, import fixtures
+    # -- schedules: generate a league schedule, pair a tournament round, import fixtures
     path("manage/competitions/<int:pk>/schedule/generate/", schedule_views.ScheduleGenerateView.as_view(), name="manage-schedule-generate"),
     path("manage/competitions/<int:pk>/schedule/pair/", schedule_views.SchedulePairRoundView.as_view(), name="manage-schedule-pair"),
     path("manage/competitions/<int:pk>/schedule/import/", schedule_views.FixturesImportView.as_view(), name="manage-fixtures-import"),

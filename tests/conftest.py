@@ -19,7 +19,7 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache (scoring/cache.py), as a fresh server process would."""
+    """Each test starts with an empty cache, as a fresh server process would."""
     from django.core.cache import cache
 
     cache.clear()

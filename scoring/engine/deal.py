@@ -6,16 +6,18 @@ minus the cards left in hand (rule 34 b 2); *natural* (ren) canastas are worth 5
 positive numbers and deducted; *melded*: whether the side put down any meld in the deal (a side that
 has not melded gets its red threes as a minus under rules that count them, rule 21 f).
 
-`score_deal` computes a deal's score with a breakdown; `check_deal` returns the problems that can be
-found in the deal alone. Checks that need the match (opening minimum, running totals, the end of the
-match, the clock) are in `match.replay`.
+`score_deal` computes a deal's score with a breakdown; `check_deal` returns the errors and
+`deal_warnings` the warnings that can be found in the deal alone, each check stated once (DEAL_CHECKS,
+DEAL_WARNINGS). Checks that need the match (opening minimum, running totals, the end of the match,
+the clock) are in `match.replay`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .problems import AWAY, HOME, SIDES, Problem
+from .problems import AWAY, HOME, Problem
 from .rules import RuleSet
 
 END_OUT = "out"
@@ -28,14 +30,27 @@ PACK_CARD_POINTS = 1180
 # Ranks A–4 that can form a canasta (rule 11 b), and wild cards in two packs (4 jokers, 8 twos).
 CANASTA_RANKS = 11
 WILD_CARDS = 12
-# The least card value a canasta can hold: seven natural fours; six fives and a two.
-LEAST_NATURAL_CANASTA_VALUE = 35
-LEAST_MIXED_CANASTA_VALUE = 50
+RED_THREES = 4
+# A canasta holds seven cards or more; a mixed one at least four natural cards (rule 11 b). Two
+# packs hold 100 cards that are not threes, 88 of them natural cards of the ranks A–4.
+CANASTA_CARDS = 7
+MIXED_CANASTA_NATURAL_CARDS = 4
+MELDABLE_CARDS = 100
+NATURAL_CARDS = 88
 # A deal score above this is unusual enough to ask the secretary to look again.
 HIGH_DEAL_SCORE = 3000
+# Penalties come in hundreds (the competition rules' 100 each, rule 21 h's 500).
+USUAL_PENALTY_STEP = 100
+
+# What a check returns when the deal passes it (shared, never changed).
+NO_PROBLEMS: tuple[Problem, ...] = ()
+
+# The engine's values (entries, scores, replayed deals) are never changed once made: a new one is
+# made with dataclasses.replace. They are not declared frozen because a frozen dataclass sets each
+# field through object.__setattr__, which made reading a protocol file a fifth slower.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SideEntry:
     """What the protocol says for one side in one deal."""
 
@@ -57,7 +72,7 @@ class SideEntry:
         return self.natural + self.mixed
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealEntry:
     number: int
     home: SideEntry
@@ -67,6 +82,9 @@ class DealEntry:
     end: str | None = None  # "out", "stock", "clock"; None: "out" when `out` is set, else "stock"
     # Minutes after the match started when the deal was dealt, if the protocol records it.
     dealt_minute: float | None = None
+    # The time ran out after this deal ended: no further deal was dealt, and a timed match ended
+    # by the clock (RULES.md, the end of a match; the protocol file's `time_up`).
+    time_up: bool = False
 
     def side(self, side: str) -> SideEntry:
         return self.home if side == HOME else self.away
@@ -84,7 +102,7 @@ class DealEntry:
         return entry.natural + entry.mixed > 0 or entry.cards > 0 or self.out == side
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SideScore:
     """The breakdown of one side's deal score (rule 34 b)."""
 
@@ -106,7 +124,7 @@ class SideScore:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealScore:
     home: SideScore
     away: SideScore
@@ -134,220 +152,280 @@ def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
     return DealScore(score_side(rules, deal, HOME), score_side(rules, deal, AWAY))
 
 
-def _passes_every_check(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
-    """True when `check_deal` finds nothing: the same checks as plain comparisons, no Problem built.
-
-    Nearly every deal of a real protocol is clean, so this is the path a replay takes; a deal that
-    fails any comparison goes through the full checks below, which name each problem. The two must
-    agree (the engine's tests check legal deals, every trigger and its near miss).
-    """
+def _multiples_of_5(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Every card value is a multiple of 5 (rule 12), and so is every penalty."""
     home, away = deal.home, deal.away
-    home_cards, away_cards = home.cards, away.cards
-    home_natural, home_mixed, away_natural, away_mixed = home.natural, home.mixed, away.natural, away.mixed
-    home_red3, away_red3 = home.red3, away.red3
-    if home_cards % 5 or away_cards % 5 or home.penalty % 5 or away.penalty % 5:
-        return False
-    if (
-        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home.penalty < 0
-        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away.penalty < 0
-    ):  # fmt: skip
-        return False
+    if not (home.cards % 5 or home.penalty % 5 or away.cards % 5 or away.penalty % 5):
+        return NO_PROBLEMS
+    return [
+        Problem("not-multiple-of-5", side, f"{side}_{name}", {"value": value})
+        for side, entry in ((HOME, home), (AWAY, away))
+        for name, value in (("cards", entry.cards), ("penalty", entry.penalty))
+        if value % 5
+    ]
+
+
+def _negative_counts(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    home, away = deal.home, deal.away
+    if min(home.natural, home.mixed, home.red3, home.penalty, away.natural, away.mixed, away.red3, away.penalty) >= 0:
+        return NO_PROBLEMS
+    return [
+        Problem("negative-count", side, f"{side}_{name}", {"value": value})
+        for side, entry in ((HOME, home), (AWAY, away))
+        for name, value in (
+            ("natural", entry.natural),
+            ("mixed", entry.mixed),
+            ("red3", entry.red3),
+            ("penalty", entry.penalty),
+        )
+        if value < 0
+    ]
+
+
+def _going_out_count(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Exactly one side goes out when the deal ends by going out, none otherwise (RULES.md, how a
+    deal ends)."""
     out = deal.out
     end = deal.end or (END_OUT if out else END_STOCK)
     if end == END_OUT:
-        if out != HOME and out != AWAY:
-            return False
-    elif (end != END_STOCK and end != END_CLOCK) or out is not None:
-        return False
+        if out == HOME or out == AWAY:
+            return NO_PROBLEMS
+        return [Problem("going-out-count", None, "out", {"end": end})]
+    if end != END_STOCK and end != END_CLOCK:
+        # The file reader refuses other values; a caller building entries by hand gets this.
+        return [Problem("going-out-count", None, "end", {"end": end})]
     if out is None:
-        if deal.concealed:
-            return False
-    else:
-        natural, mixed, cards = (
-            (home_natural, home_mixed, home_cards) if out == HOME else (away_natural, away_mixed, away_cards)
+        return NO_PROBLEMS
+    return [Problem("going-out-count", out, "out", {"end": end})]
+
+
+def _out_without_canasta(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Going out needs the rule set's number of canastas (rule 18 b). The card points of the side
+    that went out may be anything: the partner's hand counts minus (rule 12, rule 34 b 2)."""
+    out = deal.out
+    if out != HOME and out != AWAY:
+        return NO_PROBLEMS
+    entry = deal.home if out == HOME else deal.away
+    canastas = entry.natural + entry.mixed
+    if canastas >= rules.canastas_to_go_out:
+        return NO_PROBLEMS
+    return [
+        Problem(
+            "out-without-canasta",
+            out,
+            f"{out}_natural",
+            {"required": rules.canastas_to_go_out, "canastas": canastas},
         )
-        if natural + mixed < rules.canastas_to_go_out:
-            return False
-        if cards < LEAST_NATURAL_CANASTA_VALUE * natural + LEAST_MIXED_CANASTA_VALUE * mixed:
-            return False
-    if home.melded is False and (home_natural + home_mixed > 0 or home_cards > 0 or out == HOME):
-        return False
-    if away.melded is False and (away_natural + away_mixed > 0 or away_cards > 0 or out == AWAY):
-        return False
-    # Counts are not negative here, so one side above 4 is also both sides above 4.
-    if home_red3 + away_red3 > 4:
-        return False
-    if home_natural + home_mixed > CANASTA_RANKS or away_natural + away_mixed > CANASTA_RANKS:
-        return False
-    mixed_canastas = home_mixed + away_mixed
-    if home_natural + away_natural + (mixed_canastas + 1) // 2 > CANASTA_RANKS or mixed_canastas > WILD_CARDS:
-        return False
-    if not (-PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS):
-        return False
-    if home_cards + away_cards > PACK_CARD_POINTS:
-        return False
-    if home.written_score is not None and home.written_score != score.home.score:
-        return False
-    if away.written_score is not None and away.written_score != score.away.score:
-        return False
-    if end == END_CLOCK and not rules.has_clock:
-        return False
-    return True
+    ]
+
+
+def _concealed_without_out(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    if not deal.concealed or deal.out == HOME or deal.out == AWAY:
+        return NO_PROBLEMS
+    return [Problem("concealed-without-out", None, "concealed")]
+
+
+def _canasta_without_meld(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    home, away = deal.home, deal.away
+    if home.melded is not False and away.melded is not False:
+        return NO_PROBLEMS
+    return [
+        Problem("canasta-without-meld", side, f"{side}_melded")
+        for side, entry in ((HOME, home), (AWAY, away))
+        if entry.melded is False and (entry.natural + entry.mixed > 0 or entry.cards > 0 or deal.out == side)
+    ]
+
+
+def _red_threes(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Two packs hold four red threes."""
+    home_red3, away_red3 = deal.home.red3, deal.away.red3
+    if home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES:
+        return NO_PROBLEMS
+    problems = [
+        Problem("red-threes", side, f"{side}_red3", {"value": value, "limit": RED_THREES})
+        for side, value in ((HOME, home_red3), (AWAY, away_red3))
+        if value > RED_THREES
+    ]
+    if not problems:
+        problems.append(Problem("red-threes", None, None, {"value": home_red3 + away_red3, "limit": RED_THREES}))
+    return problems
+
+
+def _canastas_impossible(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """More canastas than two packs allow (RULES.md, canastas-impossible): per side one meld per
+    rank A–4 (rule 11 b); for both sides the ranks, the wild cards, and the cards themselves."""
+    home, away = deal.home, deal.away
+    home_canastas = home.natural + home.mixed
+    away_canastas = away.natural + away.mixed
+    naturals = home.natural + away.natural
+    mixed = home.mixed + away.mixed
+    # A rank with a natural canasta leaves one natural card of it: two mixed canastas per rank.
+    ranks_used = naturals + (mixed + 1) // 2
+    cards_needed = CANASTA_CARDS * (naturals + mixed)
+    natural_cards_needed = CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed
+    if (
+        home_canastas <= CANASTA_RANKS
+        and away_canastas <= CANASTA_RANKS
+        and ranks_used <= CANASTA_RANKS
+        and mixed <= WILD_CARDS
+        and cards_needed <= MELDABLE_CARDS
+        and natural_cards_needed <= NATURAL_CARDS
+    ):
+        return NO_PROBLEMS
+    problems = [
+        Problem(
+            "canastas-impossible",
+            side,
+            f"{side}_natural",
+            {"reason": "ranks-side", "value": canastas, "limit": CANASTA_RANKS},
+        )
+        for side, canastas in ((HOME, home_canastas), (AWAY, away_canastas))
+        if canastas > CANASTA_RANKS
+    ]
+    if problems:
+        return problems
+    params = {"natural": naturals, "mixed": mixed}
+    if ranks_used > CANASTA_RANKS:
+        params.update(reason="ranks", limit=CANASTA_RANKS)
+    elif mixed > WILD_CARDS:
+        params.update(reason="wild-cards", limit=WILD_CARDS)
+    elif cards_needed > MELDABLE_CARDS:
+        params.update(reason="cards", needed=cards_needed, limit=MELDABLE_CARDS)
+    else:
+        params.update(reason="natural-cards", needed=natural_cards_needed, limit=NATURAL_CARDS)
+    return [Problem("canastas-impossible", None, None, params)]
+
+
+def _card_points_range(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Card points of a side lie within ± the pack's 1180; both sides' together at most 1180."""
+    home_cards, away_cards = deal.home.cards, deal.away.cards
+    home_in_range = -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
+    away_in_range = -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
+    if home_in_range and away_in_range:
+        if home_cards + away_cards <= PACK_CARD_POINTS:
+            return NO_PROBLEMS
+        return [
+            Problem("card-points-range", None, None, {"value": home_cards + away_cards, "limit": PACK_CARD_POINTS})
+        ]
+    return [
+        Problem("card-points-range", side, f"{side}_cards", {"value": value, "limit": PACK_CARD_POINTS})
+        for side, value, in_range in ((HOME, home_cards, home_in_range), (AWAY, away_cards, away_in_range))
+        if not in_range
+    ]
+
+
+def _score_mismatch(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    home_written, away_written = deal.home.written_score, deal.away.written_score
+    home_score, away_score = score.home.score, score.away.score
+    if (home_written is None or home_written == home_score) and (away_written is None or away_written == away_score):
+        return NO_PROBLEMS
+    return [
+        Problem("score-mismatch", side, f"{side}_score", {"written": written, "computed": computed})
+        for side, written, computed in ((HOME, home_written, home_score), (AWAY, away_written, away_score))
+        if written is not None and written != computed
+    ]
+
+
+def _clock_not_allowed(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Only a timed match can end a deal by the clock or run out of time (RULES.md, the end of a
+    match)."""
+    if rules.clock_main_minutes is not None:
+        return NO_PROBLEMS
+    if deal.end == END_CLOCK:
+        return [Problem("clock-not-allowed", None, "end")]
+    if deal.time_up:
+        return [Problem("clock-not-allowed", None, "time_up")]
+    return NO_PROBLEMS
+
+
+# Every check on a deal alone, once, in the order problems are reported (RULES.md, "Checks on a
+# deal"). Each returns NO_PROBLEMS after plain comparisons when the deal passes it, which is the
+# common case, so a clean deal costs a few comparisons per check and builds nothing.
+DEAL_CHECKS = (
+    _multiples_of_5,
+    _negative_counts,
+    _going_out_count,
+    _out_without_canasta,
+    _concealed_without_out,
+    _canasta_without_meld,
+    _red_threes,
+    _canastas_impossible,
+    _card_points_range,
+    _score_mismatch,
+    _clock_not_allowed,
+)
 
 
 def check_deal(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The problems found in the deal alone, in a stable order (by check, then home before away)."""
     if score is None:
         score = score_deal(rules, deal)
-    if _passes_every_check(rules, deal, score):
-        return []
     problems: list[Problem] = []
-    add = problems.append
-    home, away = deal.home, deal.away
-
-    for side, entry in ((HOME, home), (AWAY, away)):
-        if entry.cards % 5:
-            add(Problem("not-multiple-of-5", side, f"{side}_cards", {"value": entry.cards}))
-        if entry.penalty % 5:
-            add(Problem("not-multiple-of-5", side, f"{side}_penalty", {"value": entry.penalty}))
-
-    for side, entry in ((HOME, home), (AWAY, away)):
-        for name, value in (
-            ("natural", entry.natural),
-            ("mixed", entry.mixed),
-            ("red3", entry.red3),
-            ("penalty", entry.penalty),
-        ):
-            if value < 0:
-                add(Problem("negative-count", side, f"{side}_{name}", {"value": value}))
-
-    end = deal.effective_end
-    if end not in DEAL_ENDS:
-        # The file reader refuses other values; a caller building entries by hand gets this.
-        add(Problem("going-out-count", None, "end", {"end": end}))
-    elif end == END_OUT and deal.out not in SIDES:
-        add(Problem("going-out-count", None, "out", {"end": end}))
-    elif end != END_OUT and deal.out is not None:
-        add(Problem("going-out-count", deal.out, "out", {"end": end}))
-
-    out_side = deal.out if deal.out in SIDES else None
-    if out_side is not None:
-        entry = deal.side(out_side)
-        if entry.natural + entry.mixed < rules.canastas_to_go_out:
-            add(
-                Problem(
-                    "out-without-canasta",
-                    out_side,
-                    f"{out_side}_natural",
-                    {"required": rules.canastas_to_go_out, "canastas": entry.natural + entry.mixed},
-                )
-            )
-        least = (
-            LEAST_NATURAL_CANASTA_VALUE * max(entry.natural, 0)
-            + LEAST_MIXED_CANASTA_VALUE * max(entry.mixed, 0)
-        )
-        if entry.cards < least:
-            add(
-                Problem(
-                    "out-with-hand-value",
-                    out_side,
-                    f"{out_side}_cards",
-                    {"value": entry.cards, "least": least},
-                )
-            )
-
-    if deal.concealed and out_side is None:
-        add(Problem("concealed-without-out", None, "concealed"))
-
-    for side, entry in ((HOME, home), (AWAY, away)):
-        if entry.melded is False and (
-            entry.natural + entry.mixed > 0 or entry.cards > 0 or deal.out == side
-        ):
-            add(Problem("canasta-without-meld", side, f"{side}_melded"))
-
-    for side, entry in ((HOME, home), (AWAY, away)):
-        if entry.red3 > 4:
-            add(Problem("red-threes", side, f"{side}_red3", {"value": entry.red3, "limit": 4}))
-    if home.red3 <= 4 and away.red3 <= 4 and home.red3 + away.red3 > 4:
-        add(Problem("red-threes", None, None, {"value": home.red3 + away.red3, "limit": 4}))
-
-    for side, entry in ((HOME, home), (AWAY, away)):
-        if entry.natural + entry.mixed > CANASTA_RANKS:
-            add(
-                Problem(
-                    "canastas-impossible",
-                    side,
-                    f"{side}_natural",
-                    {"value": entry.natural + entry.mixed, "limit": CANASTA_RANKS},
-                )
-            )
-    naturals = home.natural + away.natural
-    mixed = home.mixed + away.mixed
-    if naturals + (mixed + 1) // 2 > CANASTA_RANKS:
-        add(
-            Problem(
-                "canastas-impossible",
-                None,
-                None,
-                {"natural": naturals, "mixed": mixed, "limit": CANASTA_RANKS},
-            )
-        )
-    elif mixed > WILD_CARDS:
-        add(Problem("canastas-impossible", None, None, {"mixed": mixed, "limit": WILD_CARDS}))
-
-    in_range = True
-    for side, entry in ((HOME, home), (AWAY, away)):
-        if not -PACK_CARD_POINTS <= entry.cards <= PACK_CARD_POINTS:
-            in_range = False
-            add(
-                Problem(
-                    "card-points-range",
-                    side,
-                    f"{side}_cards",
-                    {"value": entry.cards, "limit": PACK_CARD_POINTS},
-                )
-            )
-    if in_range and home.cards + away.cards > PACK_CARD_POINTS:
-        add(
-            Problem(
-                "card-points-range",
-                None,
-                None,
-                {"value": home.cards + away.cards, "limit": PACK_CARD_POINTS},
-            )
-        )
-
-    for side, entry in ((HOME, home), (AWAY, away)):
-        computed = score.home.score if side == HOME else score.away.score
-        if entry.written_score is not None and entry.written_score != computed:
-            add(
-                Problem(
-                    "score-mismatch",
-                    side,
-                    f"{side}_score",
-                    {"written": entry.written_score, "computed": computed},
-                )
-            )
-
-    if end == END_CLOCK and not rules.has_clock:
-        add(Problem("clock-not-allowed", None, "end"))
-
+    for check in DEAL_CHECKS:
+        found = check(rules, deal, score)
+        if found:
+            problems.extend(found)
     return problems
 
 
-def deal_warnings(score: DealScore) -> list[Problem]:
-    """Warnings that need the deal alone: an unusually high deal score."""
+def _deal_score_high(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
     if score.home.score <= HIGH_DEAL_SCORE and score.away.score <= HIGH_DEAL_SCORE:
-        return []
-    warnings = []
-    for side, side_score in ((HOME, score.home), (AWAY, score.away)):
-        if side_score.score > HIGH_DEAL_SCORE:
-            warnings.append(
-                Problem(
-                    "deal-score-high",
-                    side,
-                    f"{side}_score",
-                    {"value": side_score.score, "limit": HIGH_DEAL_SCORE},
-                )
-            )
+        return NO_PROBLEMS
+    return [
+        Problem("deal-score-high", side, f"{side}_score", {"value": side_score.score, "limit": HIGH_DEAL_SCORE})
+        for side, side_score in ((HOME, score.home), (AWAY, score.away))
+        if side_score.score > HIGH_DEAL_SCORE
+    ]
+
+
+def _penalty_unusual(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """The competition rules' penalties are 100 each, rule 21 h's is 500: anything else is worth a
+    second look."""
+    home_penalty, away_penalty = deal.home.penalty, deal.away.penalty
+    if not (home_penalty % USUAL_PENALTY_STEP or away_penalty % USUAL_PENALTY_STEP):
+        return NO_PROBLEMS
+    return [
+        Problem("penalty-unusual", side, f"{side}_penalty", {"value": value, "step": USUAL_PENALTY_STEP})
+        for side, value in ((HOME, home_penalty), (AWAY, away_penalty))
+        if value % USUAL_PENALTY_STEP
+    ]
+
+
+def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Under rules where red threes count nothing, red threes on the protocol suggest it was kept by
+    home rules."""
+    if rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
+        return NO_PROBLEMS
+    return [
+        Problem("red-threes-not-counted", side, f"{side}_red3", {"value": entry.red3})
+        for side, entry in ((HOME, deal.home), (AWAY, deal.away))
+        if entry.red3 > 0
+    ]
+
+
+def _melded_assumed(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """Red threes were subtracted because the side was taken as not having melded (rule 21 f), a
+    default the protocol did not state."""
+    if not rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
+        return NO_PROBLEMS
+    return [
+        Problem("melded-assumed", side, f"{side}_melded", {"red3": entry.red3})
+        for side, entry in ((HOME, deal.home), (AWAY, deal.away))
+        if entry.red3 > 0 and entry.melded is None and not deal.melded(side)
+    ]
+
+
+# Warnings on a deal alone (RULES.md, warnings): the deal is accepted.
+DEAL_WARNINGS = (_deal_score_high, _penalty_unusual, _red_threes_not_counted, _melded_assumed)
+
+
+def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
+    """The warnings found in the deal alone, in a stable order."""
+    if score is None:
+        score = score_deal(rules, deal)
+    warnings: list[Problem] = []
+    for check in DEAL_WARNINGS:
+        found = check(rules, deal, score)
+        if found:
+            warnings.extend(found)
     return warnings

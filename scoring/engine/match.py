@@ -4,8 +4,13 @@
 its score breakdown, the running totals after it, each side's opening minimum before it, and its
 problems (the deal's own checks plus those that need the match: opening-minimum, total-mismatch,
 after-match-end, dealt-after-time, and the warnings). The match ends after the deal in which a side
-reaches the target (rule 34 a), after a deal that ended by the clock, or — in a timed match — when
-the caller says the final signal came between deals (`clock_expired`).
+reaches the target (rule 34 a), after a deal that ended by the clock, or — in a timed match — after
+a deal marked `time_up` (no new deal could be dealt), or when the caller says the final signal came
+after the last deal, between deals (`clock_expired`).
+
+Addition slips are judged by rule 35 b: a written running total is checked against the written
+total before it plus the deal score, so each slip is reported once, where it was made, and an
+opening minimum that follows the written total is right as well.
 
 Deals after the end are still scored (so a file check can show them) but carry `after-match-end`;
 the result is the totals at the end.
@@ -17,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .deal import END_CLOCK, DealEntry, DealScore, check_deal, deal_warnings, score_deal
+from .deal import END_CLOCK, DealEntry, DealScore, SideEntry, check_deal, deal_warnings, score_deal
 from .problems import AWAY, HOME, Problem
 from .rules import PointsRules, RuleSet
 
@@ -27,7 +32,7 @@ MATCH_END_CLOCK = "clock"
 MANY_DEALS_IN_TIMED_MATCH = 15
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ReplayedDeal:
     entry: DealEntry
     score: DealScore
@@ -49,7 +54,7 @@ class ReplayedDeal:
         return self.home_min_before if side == HOME else self.away_min_before
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Outcome:
     """How a finished match counts: the winner and each side's match points."""
 
@@ -142,17 +147,25 @@ def replay(
     points: PointsRules | None = None,
     clock_expired: bool = False,
     start_total: tuple[int, int] = (0, 0),
+    written_before: tuple[int | None, int | None] = (None, None),
     deals_before: int = 0,
     previous_minute: float | None = None,
 ) -> MatchState:
     """Replay the deals of one match in order.
 
-    `clock_expired`: in a timed match the final signal came after the last deal, between deals.
+    `clock_expired`: in a timed match the final signal came after the last deal, between deals (as
+    `time_up` on the last deal does).
     `points`: the competition's points rules, to compute the outcome of a finished match.
-    `start_total`, `deals_before`, `previous_minute`: where the deals start from when they follow
-    deals replayed earlier (see replay_next); the returned state holds only the deals given.
+    `start_total`, `written_before`, `deals_before`, `previous_minute`: where the deals start from
+    when they follow deals replayed earlier (see replay_next): the computed totals, the totals as
+    written on the protocol's last deal (None where not written), the number of deals and the
+    minute the last timed one was dealt; the returned state holds only the deals given.
     """
     home_total, away_total = start_total
+    # The totals before each deal as the protocol has them: written where written, otherwise
+    # computed (rule 35 b; see _written_basis).
+    home_basis = home_total if written_before[0] is None else written_before[0]
+    away_basis = away_total if written_before[1] is None else written_before[1]
     replayed: list[ReplayedDeal] = []
     end: str | None = None
     end_deal: int | None = None
@@ -169,67 +182,38 @@ def replay(
         away_min = opening_minimum(away_total)
         score = score_deal(rules, deal)
         errors = check_deal(rules, deal, score)
-        warnings = deal_warnings(score)
+        warnings = deal_warnings(rules, deal, score)
         home_entry, away_entry = deal.home, deal.away
 
-        if home_entry.written_min is not None and home_entry.written_min != home_min:
-            errors.append(
-                Problem(
-                    "opening-minimum",
-                    HOME,
-                    "home_min",
-                    {"written": home_entry.written_min, "computed": home_min, "total": home_total},
-                )
-            )
-        if away_entry.written_min is not None and away_entry.written_min != away_min:
-            errors.append(
-                Problem(
-                    "opening-minimum",
-                    AWAY,
-                    "away_min",
-                    {"written": away_entry.written_min, "computed": away_min, "total": away_total},
-                )
-            )
+        written = home_entry.written_min
+        if written is not None and written != home_min:
+            _check_minimum(errors, HOME, written, home_min, home_total, opening_minimum(home_basis))
+        written = away_entry.written_min
+        if written is not None and written != away_min:
+            _check_minimum(errors, AWAY, written, away_min, away_total, opening_minimum(away_basis))
 
         home_total += score.home.score
         away_total += score.away.score
-
-        if home_entry.written_total is not None and home_entry.written_total != home_total:
-            errors.append(
-                Problem(
-                    "total-mismatch",
-                    HOME,
-                    "home_total",
-                    {"written": home_entry.written_total, "computed": home_total},
-                )
-            )
-        if away_entry.written_total is not None and away_entry.written_total != away_total:
-            errors.append(
-                Problem(
-                    "total-mismatch",
-                    AWAY,
-                    "away_total",
-                    {"written": away_entry.written_total, "computed": away_total},
-                )
-            )
+        home_basis, home_slip = _written_basis(home_basis, home_entry, score.home.score, home_total)
+        away_basis, away_slip = _written_basis(away_basis, away_entry, score.away.score, away_total)
+        if home_slip is not None:
+            errors.append(Problem("total-mismatch", HOME, "home_total", home_slip))
+        if away_slip is not None:
+            errors.append(Problem("total-mismatch", AWAY, "away_total", away_slip))
 
         if end is not None:
             errors.append(Problem("after-match-end", None, "deal", {"end_deal": end_deal}))
 
         minute = deal.dealt_minute
         if minute is not None:
-            # "A new deal may be dealt only before the main time has run" (seed 001): at 50:00 it has.
+            # A new deal may be dealt only before the main time has run (RULES.md, the end of a
+            # match): at 50:00 it has.
             if main_minutes is not None and minute >= main_minutes:
                 errors.append(
-                    Problem(
-                        "dealt-after-time",
-                        None,
-                        "dealt_at",
-                        {"minute": minute, "limit": main_minutes},
-                    )
+                    Problem("dealt-after-time", None, "dealt", {"minute": minute, "limit": main_minutes})
                 )
             if previous_minute is not None and minute < previous_minute:
-                warnings.append(Problem("deals-out-of-order", None, "dealt_at", {"minute": minute}))
+                warnings.append(Problem("deals-out-of-order", None, "dealt", {"minute": minute}))
             previous_minute = minute
 
         if main_minutes is not None and index == MANY_DEALS_IN_TIMED_MATCH:
@@ -253,9 +237,11 @@ def replay(
         )
 
         if end is None:
+            # The target first: a deal that reaches it ends the match by the target even when the
+            # clock ended it too (RULES.md, the end of a match).
             if home_total >= target or away_total >= target:
                 end = END_TARGET
-            elif has_clock and deal.effective_end == END_CLOCK:
+            elif has_clock and (deal.time_up or deal.effective_end == END_CLOCK):
                 end = MATCH_END_CLOCK
             if end is not None:
                 end_deal = deal.number
@@ -288,12 +274,52 @@ def replay(
     )
 
 
+def _check_minimum(
+    errors: list[Problem], side: str, written: int, computed: int, total: int, by_written_total: int
+) -> None:
+    """Rule 35 b: correcting an addition slip during a deal does not change the minimum of the
+    first meld, so the minimum for the total as written is right as well as the computed one."""
+    if written != by_written_total:
+        errors.append(
+            Problem("opening-minimum", side, f"{side}_min", {"written": written, "computed": computed, "total": total})
+        )
+
+
+def _written_basis(
+    basis: int, entry: SideEntry, computed_score: int, computed_total: int
+) -> tuple[int, dict[str, int] | None]:
+    """The side's total after a deal as the protocol has it, and the slip of addition if its
+    written total is not the total before plus the deal score, both as written where written
+    (otherwise computed).
+
+    Judged this way (rule 35 b) a slip is reported once, at the deal where it was made: the next
+    deal's written total adds up from the written one, as the players kept it. The computed totals
+    are still the ones shown and counted: arithmetic errors are always corrected.
+    """
+    written_total = entry.written_total
+    if written_total is None:
+        return computed_total, None
+    score = computed_score if entry.written_score is None else entry.written_score
+    expected = basis + score
+    if written_total == expected:
+        return written_total, None
+    slip = {
+        "written": written_total,
+        "expected": expected,
+        "before": basis,
+        "score": score,
+        "computed": computed_total,
+    }
+    return written_total, slip
+
+
 def replay_next(
     rules: RuleSet,
     deal: DealEntry,
     *,
     totals: tuple[int, int],
     deals_before: int,
+    written_before: tuple[int | None, int | None] = (None, None),
     previous_minute: float | None = None,
     points: PointsRules | None = None,
     clock_expired: bool = False,
@@ -302,9 +328,9 @@ def replay_next(
 
     Equal to the last deal of `replay(rules, [*earlier, deal])` (tests/engine/test_match.py proves
     it): what the earlier deals pass on is the running totals, their count and the time of the
-    last one. Saving a deal uses this, so that it costs the same in deal 2 as in deal 12 and reads
-    no earlier deal (issue 7). Only for a match that has not ended: after the end, replay the whole
-    match (the deal then carries after-match-end).
+    last one, and the totals as written on the last deal (rule 35 b). Saving a deal uses this, so
+    that it costs the same in deal 2 as in deal 12. Only for a match that has not ended: after the
+    end, replay the whole match (the deal then carries after-match-end).
     """
     return replay(
         rules,
@@ -312,6 +338,7 @@ def replay_next(
         points=points,
         clock_expired=clock_expired,
         start_total=totals,
+        written_before=written_before,
         deals_before=deals_before,
         previous_minute=previous_minute,
     )

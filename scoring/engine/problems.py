@@ -22,7 +22,6 @@ ERROR_CODES = (
     "negative-count",
     "going-out-count",
     "out-without-canasta",
-    "out-with-hand-value",
     "concealed-without-out",
     "canasta-without-meld",
     "red-threes",
@@ -41,6 +40,9 @@ WARNING_CODES = (
     "deal-score-high",
     "many-deals",
     "deals-out-of-order",
+    "penalty-unusual",
+    "red-threes-not-counted",
+    "melded-assumed",
 )
 
 

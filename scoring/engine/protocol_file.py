@@ -12,11 +12,13 @@ import csv
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 from .deal import DEAL_ENDS, DealEntry, SideEntry
-from .match import MatchState
-from .problems import SIDES
+from .match import MatchState, ReplayedDeal
+from .problems import AWAY, HOME, SIDES
 
 SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total")
 COLUMNS: tuple[str, ...] = (
@@ -26,6 +28,8 @@ COLUMNS: tuple[str, ...] = (
     "out",
     "concealed",
     "end",
+    "time_up",
+    "dealt",
 )
 REQUIRED_COLUMNS = ("deal", "home_cards", "away_cards")
 # The order a written file uses: the paper protocol's, home then away.
@@ -33,22 +37,28 @@ WRITE_COLUMNS: tuple[str, ...] = (
     "deal",
     "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_melded",
     "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_melded",
-    "out", "concealed", "end",
+    "out", "concealed", "end", "time_up", "dealt",
     "home_min", "away_min", "home_score", "away_score", "home_total", "away_total",
 )  # fmt: skip
 
 _INT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "min", "score", "total")
+_INT_COLUMNS = tuple(f"{side}_{name}" for side in ("home", "away") for name in _INT_FIELDS)
+_COLUMN_SET = frozenset(COLUMNS)
 _YES = {"yes", "ja", "y", "j", "true", "1", "x"}
 _NO = {"no", "nej", "n", "false", "0"}
 # A number beyond this is not a card game's: refuse it as unreadable rather than compute with it.
 # It also keeps a thousand deals' running total inside a 32-bit database integer.
-_LARGEST_NUMBER = 10**6
+LARGEST_NUMBER = 10**6
+# The longest number the messages repeat; a pasted wall of digits is cut short.
+_SHOWN_DIGITS = 12
 # A protocol has tens of deals; a file far beyond that is not a protocol.
 MAX_ROWS = 1000
 # Blank rows are skipped, but not without end: a sheet of a million empty rows is not a protocol.
 MAX_LINES = 10 * MAX_ROWS
 # A protocol of a thousand deals is about 100 kB; an upload beyond this is refused unread.
 MAX_FILE_BYTES = 1024 * 1024
+# Paper habits: a Unicode minus, spaces, no-break or thin spaces as thousands separators.
+_PAPER_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2009": None, "\u202f": None, "\xa0": None, " ": None})
 
 
 @dataclass(frozen=True)
@@ -81,39 +91,52 @@ def _decode(data: bytes) -> str:
     raise ProtocolFileError("encoding")
 
 
-def _parse_int(raw: Any, line: int, column: str) -> int | None:
+def _shown(text: str) -> str:
+    return text if len(text) <= _SHOWN_DIGITS else text[:_SHOWN_DIGITS] + "…"
+
+
+def parse_number(raw: Any, line: int | None = None, column: str | None = None) -> int | None:
+    """A whole number as a protocol writes it, or None for an empty cell.
+
+    The one reader of numbers for files and for the protocol page alike: ASCII digits with an
+    optional sign, a Unicode minus, and spaces as thousands separators. Other digits (Arabic-Indic,
+    full-width), underscores, decimals and exponents are refused, as is anything beyond
+    LARGEST_NUMBER. Raises ProtocolFileError (`not-a-number`, `number-too-large`).
+    """
     if raw is None:
         return None
-    if isinstance(raw, bool):
+    if type(raw) is str:
+        text = raw
+    elif isinstance(raw, bool):
         raise ProtocolFileError("not-a-number", line, column, {"value": str(raw)})
-    if isinstance(raw, int):
-        value = raw
+    elif isinstance(raw, int):
+        if -LARGEST_NUMBER <= raw <= LARGEST_NUMBER:
+            return raw
+        raise ProtocolFileError("number-too-large", line, column, {"value": _shown(str(raw))})
     elif isinstance(raw, float):
         if not raw.is_integer():
             raise ProtocolFileError("not-a-number", line, column, {"value": str(raw)})
-        value = int(raw)
+        return parse_number(int(raw), line, column)
     else:
-        text = str(raw).strip()
+        text = str(raw)
+    # The common case first: plain ASCII digits, perhaps signed (str.isdigit alone would also
+    # take other scripts' digits, hence isascii).
+    digits = text[1:] if text[:1] in ("-", "+") else text
+    if not (digits.isdigit() and digits.isascii()):
+        text = text.strip()
         if not text:
             return None
-        # Paper habits: a Unicode minus, spaces or thin spaces as thousands separators.
-        cleaned = (
-            text.replace("\u2212", "-")
-            .replace("\u2009", "")
-            .replace("\u202f", "")
-            .replace("\xa0", "")
-            .replace(" ", "")
-        )
-        sign = 1
-        if cleaned.startswith(("-", "+")):
-            sign = -1 if cleaned[0] == "-" else 1
-            cleaned = cleaned[1:]
-        if not cleaned.isascii() or not cleaned.isdigit() or len(cleaned) > 9:
+        cleaned = text.translate(_PAPER_SIGNS)
+        digits = cleaned[1:] if cleaned[:1] in ("-", "+") else cleaned
+        if not (digits.isdigit() and digits.isascii()):
             raise ProtocolFileError("not-a-number", line, column, {"value": text[:40]})
-        value = sign * int(cleaned)
-    if abs(value) > _LARGEST_NUMBER:
-        raise ProtocolFileError("number-too-large", line, column, {"value": value})
-    return value
+        text = cleaned
+    if len(digits) > 9:
+        raise ProtocolFileError("number-too-large", line, column, {"value": _shown(text)})
+    value = int(text)
+    if -LARGEST_NUMBER <= value <= LARGEST_NUMBER:
+        return value
+    raise ProtocolFileError("number-too-large", line, column, {"value": _shown(text)})
 
 
 def _parse_yes_no(raw: Any, line: int, column: str, *, empty_is_no: bool = False) -> bool | None:
@@ -144,6 +167,14 @@ def _parse_choice(raw: Any, line: int, column: str, choices: Sequence[str]) -> s
     return text
 
 
+def _parse_minute(raw: Any, line: int) -> int | None:
+    """The minute of the match a deal was dealt: a whole number from 0 (RULES.md, `dealt`)."""
+    minute = parse_number(raw, line, "dealt")
+    if minute is not None and minute < 0:
+        raise ProtocolFileError("bad-value", line, "dealt", {"value": str(raw)[:40], "expected": "0–60"})
+    return minute
+
+
 def _check_header(header: Sequence[Any]) -> list[str]:
     header = list(header)
     # Spreadsheets pad rows with empty cells up to the sheet's used width: ignore those at the end.
@@ -156,7 +187,7 @@ def _check_header(header: Sequence[Any]) -> list[str]:
         name = "" if cell is None else str(cell).strip().lower()
         if not name:
             raise ProtocolFileError("empty-column-name", 1, None, {"position": len(names) + 1})
-        if name not in COLUMNS:
+        if name not in _COLUMN_SET:
             raise ProtocolFileError("unknown-column", 1, name)
         if name in names:
             raise ProtocolFileError("duplicate-column", 1, name)
@@ -167,37 +198,113 @@ def _check_header(header: Sequence[Any]) -> list[str]:
     return names
 
 
-def _row_to_deal(values: dict[str, Any], line: int) -> DealEntry:
-    number = _parse_int(values.get("deal"), line, "deal")
-    if number is None:
-        raise ProtocolFileError("missing-value", line, "deal")
-    sides: dict[str, SideEntry] = {}
-    for side in SIDES:
-        ints = {}
-        for name in _INT_FIELDS:
-            column = f"{side}_{name}"
-            ints[name] = _parse_int(values.get(column), line, column)
-        if ints["cards"] is None:
-            raise ProtocolFileError("missing-value", line, f"{side}_cards")
-        sides[side] = SideEntry(
-            cards=ints["cards"],
-            natural=ints["natural"] or 0,
-            mixed=ints["mixed"] or 0,
-            red3=ints["red3"] or 0,
-            penalty=ints["penalty"] or 0,
-            melded=_parse_yes_no(values.get(f"{side}_melded"), line, f"{side}_melded"),
-            written_min=ints["min"],
-            written_score=ints["score"],
-            written_total=ints["total"],
+# Texts already read as numbers, and their values (bounded: a file of odd numbers cannot grow it
+# without end).
+_EMPTY = object()  # a text known to be an empty cell
+_KNOWN_NUMBERS: dict[str, Any] = {"": _EMPTY}
+_KNOWN_NUMBERS_LIMIT = 20_000
+
+
+@lru_cache(maxsize=64)
+def _row_reader(header: tuple[Any, ...]) -> _RowReader:
+    """The reader of the rows under a header (a season's files share a few headers: each is
+    checked and laid out once)."""
+    return _RowReader(_check_header(header))
+
+
+class _RowReader:
+    """Turns the cells of one row into a DealEntry, by the positions the header gave each column
+    (looked up once per file, not once per cell)."""
+
+    def __init__(self, names: list[str]):
+        self.names = names
+        self.width = len(names)
+        position = {name: index for index, name in enumerate(names)}
+        self.deal = position["deal"]
+        # The 16 number columns, home then away; one that is not in the file reads the empty cell
+        # added after the row's last.
+        self.int_columns = _INT_COLUMNS
+        self.int_cells = itemgetter(*[position.get(column, self.width) for column in _INT_COLUMNS])
+        self.melded = tuple(position.get(f"{side}_melded") for side in SIDES)
+        self.out = position.get("out")
+        self.concealed = position.get("concealed")
+        self.end = position.get("end")
+        self.time_up = position.get("time_up")
+        self.dealt = position.get("dealt")
+
+    def numbers(self, cells: Sequence[Any], line: int) -> list[int | None]:
+        texts = self.int_cells(cells)
+        known = _KNOWN_NUMBERS
+        # Protocols repeat the same few hundred numbers: each text is read once (parse_number).
+        numbers = list(map(known.get, texts))
+        if None in numbers:
+            for index, value in enumerate(numbers):
+                if value is None:
+                    cell = texts[index]
+                    value = parse_number(cell, line, self.int_columns[index])
+                    if type(cell) is str and len(known) < _KNOWN_NUMBERS_LIMIT:
+                        known[cell] = _EMPTY if value is None else value
+                    numbers[index] = value
+        if _EMPTY in numbers:
+            numbers = [None if value is _EMPTY else value for value in numbers]
+        return numbers
+
+    def __call__(self, cells: Sequence[Any], line: int) -> DealEntry:
+        cells = [*cells, *([None] * (self.width - len(cells))), ""]
+        number = parse_number(cells[self.deal], line, "deal")
+        if number is None:
+            raise ProtocolFileError("missing-value", line, "deal")
+        numbers = self.numbers(cells, line)
+        sides = []
+        for side, first, melded in ((HOME, 0, self.melded[0]), (AWAY, 8, self.melded[1])):
+            cards, natural, mixed, red3, penalty, written_min, written_score, written_total = numbers[first : first + 8]
+            if cards is None:
+                raise ProtocolFileError("missing-value", line, f"{side}_cards")
+            melded_cell = None if melded is None else cells[melded]
+            sides.append(
+                SideEntry(
+                    cards,
+                    natural or 0,
+                    mixed or 0,
+                    red3 or 0,
+                    penalty or 0,
+                    None if melded_cell is None or melded_cell == "" else _parse_yes_no(melded_cell, line, f"{side}_melded"),
+                    written_min,
+                    written_score,
+                    written_total,
+                )
+            )
+        out = cells[self.out] if self.out is not None else None
+        end = cells[self.end] if self.end is not None else None
+        return DealEntry(
+            number,
+            sides[0],
+            sides[1],
+            _OUTS[out] if out in _OUTS else _parse_choice(out, line, "out", SIDES),
+            self.flag(cells, self.concealed, line, "concealed"),
+            _ENDS[end] if end in _ENDS else _parse_choice(end, line, "end", DEAL_ENDS),
+            None if self.dealt is None else _parse_minute(cells[self.dealt], line),
+            self.flag(cells, self.time_up, line, "time_up"),
         )
-    return DealEntry(
-        number=number,
-        home=sides["home"],
-        away=sides["away"],
-        out=_parse_choice(values.get("out"), line, "out", SIDES),
-        concealed=bool(_parse_yes_no(values.get("concealed"), line, "concealed", empty_is_no=True)),
-        end=_parse_choice(values.get("end"), line, "end", DEAL_ENDS),
-    )
+
+    @staticmethod
+    def flag(cells: Sequence[Any], index: int | None, line: int, column: str) -> bool:
+        """A `yes`-or-empty column (concealed, time_up)."""
+        if index is None:
+            return False
+        cell = cells[index]
+        if cell == "" or cell is None:
+            return False
+        return bool(_parse_yes_no(cell, line, column, empty_is_no=True))
+
+
+# The usual spellings, looked up before the full readers (_parse_choice) take the rest.
+_OUTS = {None: None, "": None, "home": "home", "away": "away"}
+_ENDS = {None: None, "": None, "out": "out", "stock": "stock", "clock": "clock"}
+
+
+def _is_blank(cell: Any) -> bool:
+    return cell is None or (isinstance(cell, str) and not cell.strip())
 
 
 def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]:
@@ -206,22 +313,22 @@ def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]
         _, header = next(iterator)
     except StopIteration:
         raise ProtocolFileError("no-header", 1) from None
-    names = _check_header(header)
+    read_row = _row_reader(tuple(header))
+    names = read_row.names
+    width = len(names)
+    deal_index = read_row.deal
     deals: list[DealEntry] = []
-    for line, row in iterator:
+    for line, cells in iterator:
         if line > MAX_LINES:
             raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
-        cells = list(row)
-        if all(cell is None or (isinstance(cell, str) and not cell.strip()) for cell in cells):
+        # A row with its deal number is not blank; only one without is looked at cell by cell.
+        if (len(cells) <= deal_index or _is_blank(cells[deal_index])) and all(map(_is_blank, cells)):
             continue
-        if len(cells) > len(names) and any(
-            cell is not None and str(cell).strip() for cell in cells[len(names) :]
-        ):
-            raise ProtocolFileError("too-many-values", line, None, {"columns": len(names)})
+        if len(cells) > width and not all(map(_is_blank, cells[width:])):
+            raise ProtocolFileError("too-many-values", line, None, {"columns": width})
         if len(deals) >= MAX_ROWS:
             raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
-        values = dict(zip(names, cells))
-        deal = _row_to_deal(values, line)
+        deal = read_row(cells, line)
         expected = len(deals) + 1
         if deal.number != expected:
             raise ProtocolFileError(
@@ -321,8 +428,30 @@ def read_protocol(data: bytes, filename: str = "") -> list[DealEntry]:
 # -- writing ------------------------------------------------------------------------------------
 
 
-def _yes_no(value: bool) -> str:
+def _yes_no(value: bool | None) -> str:
+    """`yes`/`no` as written; empty where the protocol left it to the default (RULES.md), so that
+    a file written and read again says the same, warnings included."""
+    if value is None:
+        return ""
     return "yes" if value else "no"
+
+
+def _time_up_after(state: MatchState, replayed: ReplayedDeal) -> bool:
+    """Whether the file marks `time_up` on this deal: the match ended by the clock after it, between
+    deals (not by a deal that the final signal ended)."""
+    if replayed.entry.time_up:
+        return True
+    return (
+        state.end == "clock"
+        and state.end_deal == replayed.number
+        and replayed.entry.effective_end != "clock"
+    )
+
+
+def _minute(minute: float | None) -> int | float | str:
+    if minute is None:
+        return ""
+    return int(minute) if float(minute).is_integer() else minute
 
 
 def deal_rows(state: MatchState) -> list[list[Any]]:
@@ -335,12 +464,14 @@ def deal_rows(state: MatchState) -> list[list[Any]]:
             [
                 entry.number,
                 home.cards, home.natural, home.mixed, home.red3, home.penalty,
-                _yes_no(entry.melded("home")),
+                _yes_no(home.melded),
                 away.cards, away.natural, away.mixed, away.red3, away.penalty,
-                _yes_no(entry.melded("away")),
+                _yes_no(away.melded),
                 entry.out or "",
                 "yes" if entry.concealed else "",
                 entry.effective_end,
+                "yes" if _time_up_after(state, replayed) else "",
+                _minute(entry.dealt_minute),
                 replayed.home_min_before, replayed.away_min_before,
                 replayed.score.home.score, replayed.score.away.score,
                 replayed.home_total, replayed.away_total,

@@ -177,7 +177,7 @@ PRESETS: dict[str, RuleSet] = {
         RuleSet(
             key="sv-tavling",
             name="Svensk tävlingscanasta",
-            source="seed 001",
+            source="CK 70 competition rules (timed matches, 50 + 10 minutes)",
             opening_table=_OFFICIAL_TABLE,
             red_three=0,
             red_three_all_four=0,
@@ -188,7 +188,7 @@ PRESETS: dict[str, RuleSet] = {
         RuleSet(
             key="internationell-1951",
             name="Officiella internationella regler (1951)",
-            source="seed 000",
+            source="Official international rules, 1951 (rules 1–36)",
             opening_table=_OFFICIAL_TABLE,
             red_three=100,
             red_three_all_four=800,
@@ -197,7 +197,7 @@ PRESETS: dict[str, RuleSet] = {
         RuleSet(
             key="sv-hem",
             name="Svenska hemmaregler",
-            source="seeds 003, 004",
+            source="Swedish home-play rules",
             opening_table=((None, 15), (0, 50), (1500, 90), (2500, 120)),
             red_three=100,
             red_three_all_four=800,

@@ -3,8 +3,8 @@
 A *protocol* (protokoll) is the deal-by-deal record of one match (parti): for each deal (giv) and
 side (lag) the opening minimum before the deal, card points (kortpoäng), canasta bonuses, red threes,
 going out (utgång), penalties (straff), the deal score and the running total. The played protocol
-replays the stored deals with the engine (scoring.engine.replay) so every number and its breakdown
-is the engine's; the blank protocol carries only the header, for the table to fill in by hand.
+is the one read model of selectors.protocols (the stored deals replayed once by the engine), so
+every number and its breakdown is the engine's; the blank protocol carries only the header, for the table to fill in by hand.
 
 Both the PDF and the spreadsheet exporters read these objects; templates only lay them out.
 """
@@ -17,12 +17,11 @@ from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _, pgettext
 
-from scoring.adapters import deal_to_entry
-from scoring.engine import replay
 from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
 from scoring.models import Match, Team
+from scoring.selectors.protocols import match_protocol as read_protocol, status_text
 
 from .formatting import format_number, iso_date
 
@@ -220,17 +219,6 @@ class MatchProtocol:
     qr_code: str = ""
 
 
-def replay_match(match: Match) -> MatchState:
-    """The engine's replay of the match's stored deals, under the rules it was played by."""
-    deals = list(match.deals.order_by("number"))
-    return replay(
-        match.rules,
-        [deal_to_entry(deal, match.started_at) for deal in deals],
-        points=match.points_rules,
-        clock_expired=match.clock_expired,
-    )
-
-
 def _result_text(match: Match, winner: str | None) -> str:
     if winner == "draw":
         return _("Draw")
@@ -260,7 +248,7 @@ def _ended_text(match: Match, state: MatchState) -> str:
 
 
 def _status_text(match: Match) -> str:
-    text = str(match.get_status_display())
+    text = status_text(match)
     if match.status == Match.Status.CONFIRMED and match.confirmed_by_id:
         text = _("Confirmed by %(name)s, %(when)s") % {
             "name": user_name(match.confirmed_by),
@@ -274,7 +262,9 @@ def _status_text(match: Match) -> str:
 
 
 def match_protocol(match: Match) -> MatchProtocol:
-    state = replay_match(match)
+    """The played protocol as the PDF prints it, from the one read model (selectors.protocols)."""
+    read = read_protocol(match)
+    state = read.state
     rules = state.rules
     labels = deal_end_labels()
     rows = []
@@ -294,10 +284,7 @@ def match_protocol(match: Match) -> MatchProtocol:
                 remarks=row_remarks,
             )
         )
-    played = state.finished or bool(state.deals)
-    home_total = state.home_total if played else match.home_total
-    away_total = state.away_total if played else match.away_total
-    winner = match.winner or state.winner
+    home_total, away_total = read.home_total, read.away_total
     counted = match.home_for is not None and match.away_for is not None
     return MatchProtocol(
         header=protocol_header(match, rules),
@@ -311,13 +298,13 @@ def match_protocol(match: Match) -> MatchProtocol:
         home_for=format_number(match.home_for),
         away_for=format_number(match.away_for),
         show_table_points=counted and (match.home_for, match.away_for) != (home_total, away_total),
-        result=_result_text(match, winner if (state.finished or match.end) else None),
+        result=_result_text(match, read.winner),
         ended=_ended_text(match, state),
         status=_status_text(match),
         remarks=remarks,
         record_url=match_record_url(match),
         end_legend=[labels[key] for key in ("out", "stock", "clock") if key != "clock" or rules.has_clock],
-        finished=bool(state.finished or match.end),
+        finished=read.finished,
     )
 
 

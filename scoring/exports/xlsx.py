@@ -27,15 +27,17 @@ from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
-from openpyxl.worksheet._write_only import WriteOnlyWorksheet
 
 from scoring import selectors
+from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
 from scoring.engine.protocol_file import WRITE_COLUMNS, deal_rows
 from scoring.models import Competition, Deal, Match, Round
 
+from scoring.selectors.protocols import match_protocol, status_text
 from . import XLSX, Export
-from .documents import match_record_url, protocol_matches, replay_match
+
+from .documents import match_record_url, protocol_matches
 from .formatting import file_name, iso_date, plain_number
 from .tables import (
     RoundResultsExportTable,
@@ -98,7 +100,7 @@ def write_sheet(
     *,
     heading: Sequence[Sequence[Any]] = (),
     convert: bool = True,
-) -> WriteOnlyWorksheet:
+) -> Any:  # the workbook's write-only sheet
     """Write one sheet: `heading` rows (the first in large bold type), then `rows`, whose first
     row is the table header (bold, frozen). Returns the sheet. `convert=False`: the rows hold only
     numbers, text and None, and stream to the sheet untouched (a 100 000-row sheet)."""
@@ -249,7 +251,7 @@ def _match_facts(match: Match, state) -> list[list[Any]]:
         [_("Home match points"), points(match.home_points)],
         [_("Away match points"), points(match.away_points)],
         [_("How the match ended"), str(match.get_end_display()) if match.end else ""],
-        [_("Status"), str(match.get_status_display())],
+        [_("Status"), status_text(match)],
         [_("Online record"), match_record_url(match)],
     ]
 
@@ -257,7 +259,7 @@ def _match_facts(match: Match, state) -> list[list[Any]]:
 def match_protocol_xlsx(match: Match) -> Export:
     """The protocol in the interchange columns (first sheet: it imports again), and the match facts."""
     match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
-    state = replay_match(match)
+    state = match_protocol(match).state
     workbook = new_workbook()
     write_sheet(workbook, _("Protocol"), deal_rows(state))
     write_sheet(workbook, _("Match"), _match_facts(match, state))
@@ -278,9 +280,15 @@ _DEAL_FIELDS = (
     "number",
     "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_melded",
     "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_melded",
-    "out", "concealed", "end",
+    "out", "concealed", "end", "match__end", "match__deal_count", "match__started_at", "dealt_at",
     "home_min_before", "away_min_before", "home_score", "away_score", "home_total", "away_total",
 )  # fmt: skip
+
+
+def _minute(minute: float | None) -> int | float | None:
+    if minute is None:
+        return None
+    return int(minute) if float(minute).is_integer() else minute
 
 
 def _yes_no(value: bool) -> str:
@@ -304,7 +312,7 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
         match_id, round_number, table, home_team, away_team, number,
         home_cards, home_natural, home_mixed, home_red3, home_penalty, home_melded,
         away_cards, away_natural, away_mixed, away_red3, away_penalty, away_melded,
-        out, concealed, end,
+        out, concealed, end, match_end, deal_count, started_at, dealt_at,
         home_min, away_min, home_score, away_score, home_total, away_total,
     ) in deals:  # fmt: skip
         entry = DealEntry(
@@ -319,6 +327,9 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
             home_cards, home_natural, home_mixed, home_red3, home_penalty, _yes_no(entry.melded("home")),
             away_cards, away_natural, away_mixed, away_red3, away_penalty, _yes_no(entry.melded("away")),
             out, "yes" if concealed else "", entry.effective_end,
+            # The time ran out after the last deal, between deals (RULES.md, the protocol file).
+            "yes" if match_end == "clock" and number == deal_count and end != "clock" else "",
+            _minute(minutes_between(started_at, dealt_at)),
             home_min, away_min, home_score, away_score, home_total, away_total,
         ]  # fmt: skip
 

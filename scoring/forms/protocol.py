@@ -10,14 +10,15 @@ computes a score itself.
 
 from __future__ import annotations
 
-import copy
-from datetime import datetime, time
+from datetime import datetime
 
 from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
+from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
+from scoring.engine.protocol_file import ProtocolFileError, parse_number
 from scoring.models import Deal, Match
 
 SIDES = ("home", "away")
@@ -42,52 +43,40 @@ def _number_input(*, autofocus: bool = False) -> forms.NumberInput:
     return forms.NumberInput(attrs=attrs)
 
 
-class ProtocolNumberField(forms.IntegerField):
-    """A whole number; empty means `empty_value` (0 for counts, None for the optional columns)."""
+class ProtocolNumberField(forms.Field):
+    """A whole number, read as a protocol file reads it (engine.protocol_file.parse_number: the same
+    numbers are accepted on the page and in a file, and the same refused); empty means
+    `empty_value` (0 for counts, None for the optional columns)."""
+
+    default_error_messages = {
+        "invalid": _("Write a whole number, for example 0, 120 or −40."),
+        "too_large": _("The number is far too large for a protocol."),
+    }
 
     def __init__(self, *, empty_value=0, **kwargs):
         self.blank_value = empty_value
         kwargs.setdefault("required", False)
         kwargs.setdefault("widget", _number_input())
-        kwargs.setdefault(
-            "error_messages",
-            {
-                "invalid": _("Write a whole number, for example 0, 120 or −40."),
-                "max_value": _("The number is far too large for a protocol."),
-                "min_value": _("The number is far too large for a protocol."),
-            },
-        )
-        super().__init__(max_value=LARGEST, min_value=-LARGEST, **kwargs)
-        # The browser's own range check would speak before ours; the engine judges the values.
-        self.widget.attrs.pop("max", None)
-        self.widget.attrs.pop("min", None)
-
-    def widget_attrs(self, widget):
-        attrs = super().widget_attrs(widget)
-        attrs.pop("max", None)
-        attrs.pop("min", None)
-        return attrs
+        super().__init__(**kwargs)
 
     def to_python(self, value):
-        if isinstance(value, str):
-            # A real minus sign or a thin space pasted from a printed protocol.
-            value = value.replace("\u2212", "-").replace("\u202f", "").replace(" ", "").strip()
-        if value in self.empty_values:
-            return self.blank_value
-        return super().to_python(value)
+        try:
+            number = parse_number(value)
+        except ProtocolFileError as error:
+            code = "too_large" if error.code == "number-too-large" else "invalid"
+            raise forms.ValidationError(self.error_messages[code], code=code) from None
+        return self.blank_value if number is None else number
 
 
-class _FieldsOnce(dict):
-    """A form's fields prepared once (DealForm._prepared_fields). Django deep-copies a form's
-    fields for every form it makes; "copying" these gives the same field objects in a new dict,
-    which is safe because nothing changes a field of these forms once prepared."""
+class MinuteField(ProtocolNumberField):
+    """The minute of the match a deal was dealt (RULES.md, the protocol file's `dealt`)."""
 
-    def __deepcopy__(self, memo):
-        return dict(self)
+    default_error_messages = {"negative": _("Write the minute of the match, counted from 0 when it started.")}
 
-
-# (form class, has_clock, autofocus) -> the fields as prepared for it.
-_PREPARED_FIELDS: dict[tuple, dict] = {}
+    def validate(self, value):
+        super().validate(value)
+        if value is not None and value < 0:
+            raise forms.ValidationError(self.error_messages["negative"], code="negative")
 
 
 class DealForm(forms.Form):
@@ -128,12 +117,10 @@ class DealForm(forms.Form):
     )
     home_melded = forms.ChoiceField(label=_("Melded in the deal"), choices=MELDED_CHOICES, required=False)
     away_melded = forms.ChoiceField(label=_("Melded in the deal"), choices=MELDED_CHOICES, required=False)
-    dealt_at = forms.TimeField(
-        label=_("Time dealt"),
-        required=False,
-        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
-        help_text=_("Only if the protocol records it, for example 19:40."),
-        error_messages={"invalid": _("Write the time as hours and minutes, for example 19:40.")},
+    dealt = MinuteField(
+        label=_("Minute dealt"),
+        empty_value=None,
+        help_text=_("Only if the protocol records it: the minute of the match, for example 42."),
     )
     home_min = ProtocolNumberField(label=_("Minimum"), empty_value=None)
     home_score = ProtocolNumberField(label=_("Deal score"), empty_value=None)
@@ -144,34 +131,21 @@ class DealForm(forms.Form):
 
     def __init__(self, *args, has_clock: bool = False, autofocus: bool = False, **kwargs):
         kwargs.setdefault("auto_id", "id_%s")
-        # Django copies every field (deepcopy) for each form so that one form's changes stay its
-        # own. These forms change their fields only by the two options, so each class keeps one
-        # copy per option and a form takes that (issue 7: the copying was a tenth of a save).
-        self.base_fields = _FieldsOnce(self._prepared_fields(has_clock, autofocus))
         super().__init__(*args, **kwargs)
-        if not self.is_bound:
-            for side in SIDES:
-                for name in COUNT_FIELDS:
-                    self.initial.setdefault(f"{side}_{name}", 0)
-
-    @classmethod
-    def _prepared_fields(cls, has_clock: bool, autofocus: bool) -> dict:
-        key = (cls, has_clock, autofocus)
-        prepared = _PREPARED_FIELDS.get(key)
-        if prepared is not None:
-            return prepared
-        fields = copy.deepcopy(cls.base_fields)
         if not has_clock:
-            fields["end"].choices = [c for c in fields["end"].choices if c[0] != "clock"]
-        for name, field in fields.items():
+            self.fields["end"].choices = [c for c in self.fields["end"].choices if c[0] != "clock"]
+        for name, field in self.fields.items():
             # Problems for a field appear in the element "problems-<name>" next to it.
             described = [f"problems-{name}"]
             if field.help_text:
                 described.insert(0, f"hint-{name}")
             field.widget.attrs["aria-describedby"] = " ".join(described)
         if autofocus:
-            fields["home_cards"].widget.attrs["autofocus"] = True
-        return _PREPARED_FIELDS.setdefault(key, fields)
+            self.fields["home_cards"].widget.attrs["autofocus"] = True
+        if not self.is_bound:
+            for side in SIDES:
+                for name in COUNT_FIELDS:
+                    self.initial.setdefault(f"{side}_{name}", 0)
 
     def clean(self):
         data = super().clean()
@@ -197,7 +171,7 @@ class DealForm(forms.Form):
             and not data.get("out")
             and not data.get("concealed")
             and not data.get("end")
-            and data.get("dealt_at") is None
+            and data.get("dealt") is None
         )
 
     # -- groups for the template ------------------------------------------------------------
@@ -250,20 +224,13 @@ class DealForm(forms.Form):
             out=data.get("out") or None,
             concealed=bool(data.get("concealed")),
             end=data.get("end") or None,
+            dealt_minute=data.get("dealt"),
         )
-
-    def dealt_datetime(self, match: Match) -> datetime | None:
-        """The time dealt on the day the match was played (or today, before it has started)."""
-        moment: time | None = self.cleaned_data.get("dealt_at")
-        if moment is None:
-            return None
-        day = timezone.localtime(match.started_at).date() if match.started_at else timezone.localdate()
-        return timezone.make_aware(datetime.combine(day, moment))
 
     @property
     def has_extra_values(self) -> bool:
-        """Whether the optional parts (melded, time, as written) hold anything: they open then."""
-        names = ["home_melded", "away_melded", "dealt_at"]
+        """Whether the optional part (melded or not) holds anything: it opens then."""
+        names = ["home_melded", "away_melded"]
         return any(self[name].value() not in (None, "") for name in names)
 
     @property
@@ -272,7 +239,7 @@ class DealForm(forms.Form):
         return any(self[name].value() not in (None, "") for name in names)
 
     @staticmethod
-    def initial_from_deal(deal: Deal) -> dict:
+    def initial_from_deal(deal: Deal, started_at: datetime | None = None) -> dict:
         values = {}
         for side in SIDES:
             for name in COUNT_FIELDS:
@@ -288,8 +255,9 @@ class DealForm(forms.Form):
         values["end"] = ""
         if deal.end == "clock" or DealForm._nothing_typed(values):
             values["end"] = deal.end  # a 0–0 deal keeps the "stock" that let it be saved
-        if deal.dealt_at:
-            values["dealt_at"] = timezone.localtime(deal.dealt_at).time().replace(second=0, microsecond=0)
+        minute = minutes_between(started_at, deal.dealt_at)
+        if minute is not None:
+            values["dealt"] = int(minute) if float(minute).is_integer() else minute
         return values
 
 

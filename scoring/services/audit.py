@@ -8,7 +8,6 @@ from typing import Any
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
-from scoring import compiled_queries
 from scoring.models import AuditEntry, Deal, Match
 
 import json
@@ -91,7 +90,7 @@ def audit_log(
     object_type: str = "match",
     object_id: Any = "",
 ) -> AuditEntry:
-    return compiled_queries.insert(AuditEntry(
+    return AuditEntry.objects.create(
         match=match,
         user=person(user),
         action=action if person(user) or user is None else f"{action} (command line)",
@@ -100,4 +99,4 @@ def audit_log(
         reason=reason,
         object_type=object_type,
         object_id=str(object_id if object_id != "" else (match.pk if match else "")),
-    ))
+    )

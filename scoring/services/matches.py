@@ -1,26 +1,33 @@
 """Services for a match and its deals: the only code that writes them.
 
-Every function is keyword-only, runs in one transaction, claims the match's version (a stale
-version is refused, never overwritten), re-checks with the engine, writes the deals and the
-denormalised match totals, and logs the change in the audit log.
+Every function is keyword-only, runs in one transaction, locks the match row, checks the version
+the form carried (a stale version is refused, never overwritten), re-checks with the engine,
+writes the deals and the denormalised match totals, and logs the change in the audit log.
+
+Locking: one style for every service, a pessimistic row lock. `_lock()` reads the match with
+SELECT ... FOR UPDATE, compares its version with the one the form carried and claims the next
+version; the row stays locked until the transaction commits, so two secretaries saving at once are
+served one after the other and the second is told the protocol changed (StaleMatchError). It is
+the plain choice: the same code path for a deal and for a confirmation, no second UPDATE that
+must repeat the version check, and the standings rows written in the same transaction are written
+by one transaction at a time. On SQLite, which has no row locks, the connection opens its
+transactions IMMEDIATE (settings.py), which takes the database's write lock at BEGIN instead.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import compiled_queries, permissions
+from scoring import permissions
 from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields, minutes_between
-from scoring.cache import bump_competition_on_commit
 from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
 from scoring.engine.match import MatchState
 from scoring.models import Deal, Match
@@ -35,53 +42,20 @@ S = Match.Status
 
 
 def _lock(match: Match, expected_version: int | None) -> Match:
-    """Lock the match row and claim its version; refuse if it changed since the form was loaded."""
-    query = Match.objects.filter(pk=match.pk)
-    if expected_version is not None:
-        query = query.filter(version=expected_version)
-    claimed = query.update(version=F("version") + 1)
-    if not claimed:
+    """Lock the match row and claim its next version; refuse if it changed since the form was
+    loaded (the form carries the version it showed)."""
+    try:
+        locked = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("competition", "home_team", "away_team")
+            .get(pk=match.pk)
+        )
+    except Match.DoesNotExist:
+        raise StaleMatchError() from None
+    if expected_version is not None and locked.version != expected_version:
         raise StaleMatchError()
-    locked = (
-        Match.objects.select_for_update()
-        .select_related("competition", "home_team", "away_team")
-        .get(pk=match.pk)
-    )
-    # Every service locks the match before it changes it: cached standings and pages of the
-    # competition are old once the change commits (scoring/cache.py).
-    bump_competition_on_commit(locked.competition_id)
+    locked.version += 1
     return locked
-
-
-def _read_at(match: Match, expected_version: int | None) -> bool:
-    """Whether `match` was read (with its competition and home team, which deciding who may enter
-    the protocol reads) at the version the form carries.
-
-    Then a change can be worked out from it and written with the version claimed in the same
-    UPDATE (_save_claimed): the claim succeeds only if the row is still as read, since every
-    change to a match claims its version.
-    """
-    return (
-        expected_version is not None
-        and match.pk is not None
-        and match.version == expected_version
-        and all(Match._meta.get_field(name).is_cached(match) for name in ("competition", "home_team"))
-    )
-
-
-def _save_claimed(match: Match, before: dict[str, object], expected_version: int) -> None:
-    """Write the fields changed since `before` and claim the version in one UPDATE (optimistic
-    locking); refuse if the row changed since it was read. The UPDATE holds the row's lock until
-    the transaction ends, as SELECT FOR UPDATE does."""
-    match.updated_at = timezone.now()
-    changed = {
-        Match._meta.get_field(name).name: getattr(match, name)
-        for name, value in before.items()
-        if getattr(match, name) != value
-    }
-    changed.update(version=expected_version + 1, updated_at=match.updated_at)
-    if not compiled_queries.update(Match, changed, {"pk": match.pk, "version": expected_version}):
-        raise StaleMatchError()
 
 
 def _require(allowed: bool) -> None:
@@ -89,15 +63,9 @@ def _require(allowed: bool) -> None:
         raise PermissionDenied(_("You may not change this match."))
 
 
-# Stands for the match's id in the compiled query of its deals.
-_MATCH = -7_330_000_039
-
-
 def stored_deals(match: Match) -> list[Deal]:
-    """The match's deals in order, by SQL compiled once (every protocol page reads them)."""
-    return compiled_queries.read(
-        ("match-deals",), lambda: Deal.objects.filter(match_id=_MATCH).order_by("number"), {_MATCH: match.pk}
-    )
+    """The match's deals in order."""
+    return list(Deal.objects.filter(match_id=match.pk).order_by("number"))
 
 
 def _entries(match: Match) -> list[DealEntry]:
@@ -168,7 +136,7 @@ def _write_deals(match: Match, state: MatchState, *, replace_from: int = 1) -> N
             if replayed.entry.dealt_minute is None:
                 values["dealt_at"] = None
         # Only deals whose values change are written: correcting a deal leaves those before it as
-        # they are (issue 7).
+        # they are.
         changed = False
         for name, value in values.items():
             if getattr(deal, name) != value:
@@ -191,13 +159,13 @@ def _field_values(match: Match) -> dict[str, object]:
 
 
 def _save_changed(match: Match, before: dict[str, object]) -> None:
-    """Save the fields changed since `before` (and `updated_at`, which the cache stamps read).
+    """Save the fields changed since `before`, the version claimed by _lock and `updated_at`.
 
     The row was read under the lock, so the other fields hold what the database holds already.
     """
     changed = [name for name, value in before.items() if getattr(match, name) != value]
-    fields = [Match._meta.get_field(name).name for name in changed]
-    match.save(update_fields=[*fields, "updated_at"])
+    fields = {Match._meta.get_field(name).name for name in changed} | {"version", "updated_at"}
+    match.save(update_fields=sorted(fields))
 
 
 def _errors_of(state: MatchState, numbers: Sequence[int] | None = None):
@@ -243,58 +211,56 @@ def deals_record(
     """Record the next deal of a match. Refused, with the problems, if the engine finds errors.
 
     The engine scores the deal from the running state stored on the match row (totals, deal
-    count), so no earlier deal is read: saving deal 12 costs what saving deal 2 does. When the
-    caller read the match at the version its form carries (the protocol page), the match is not
-    read again: the deal is worked out from that row and the version is claimed by the UPDATE
-    that writes the new totals (issue 7).
+    count), so no earlier deal is read: saving deal 12 costs what saving deal 2 does.
     """
-    read_at_version = _read_at(match, expected_version)
-    if read_at_version:
-        match = copy.copy(match)  # the caller's row stays as stored if this is refused
-        match.version += 1
-        bump_competition_on_commit(match.competition_id)
-    else:
-        match = _lock(match, expected_version)
-    try:
-        _require(permissions.can_enter_protocol(user, match))
-        if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
-            raise MatchStateError(_("The match is finished; it accepts no further deal."))
-        as_read = _field_values(match)
-        if match.status != S.IN_PROGRESS:
-            match.status = S.IN_PROGRESS
-            match.started_at = match.started_at or timezone.now()
-        _snapshot_rules(match)
-        deals_before = match.deal_count
-        number = deals_before + 1
-        entry = _with_number(entry, number, match.started_at, dealt_at)
-        state = replay_next(
-            match.rules,
-            entry,
-            totals=(match.home_total, match.away_total),
-            deals_before=deals_before,
-            previous_minute=_last_dealt_minute(match) if entry.dealt_minute is not None and deals_before else None,
-            points=match.points_rules,
-            clock_expired=match.clock_expired,
-        )
-        problems = _errors_of(state)
-        if problems:
-            raise DealProblemsError(problems)
-    except (PermissionDenied, MatchStateError, DealProblemsError):
-        # Judged on the row as read: if it has changed since, that is the refusal to report.
-        if read_at_version and not Match.objects.filter(pk=match.pk, version=expected_version).exists():
-            raise StaleMatchError() from None
-        raise
+    match = _lock(match, expected_version)
+    _require(permissions.can_enter_protocol(user, match))
+    if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
+        raise MatchStateError(_("The match is finished; it accepts no further deal."))
+    as_read = _field_values(match)
+    if match.status != S.IN_PROGRESS:
+        match.status = S.IN_PROGRESS
+        match.started_at = match.started_at or timezone.now()
+    _snapshot_rules(match)
+    deals_before = match.deal_count
+    number = deals_before + 1
+    entry = _with_number(entry, number, match.started_at, dealt_at)
+    if dealt_at is None:
+        dealt_at = dealt_time(match.started_at, entry.dealt_minute)
+    # The deal before is read only when the new deal's checks need it: a written minimum or total
+    # (rule 35 b) or a time (deals-out-of-order).
+    home, away = entry.home, entry.away
+    needs_last = deals_before and (
+        entry.dealt_minute is not None
+        or home.written_min is not None
+        or home.written_total is not None
+        or away.written_min is not None
+        or away.written_total is not None
+    )
+    last = _last_deal_as_written(match) if needs_last else None
+    state = replay_next(
+        match.rules,
+        entry,
+        totals=(match.home_total, match.away_total),
+        deals_before=deals_before,
+        written_before=(last["home_total_written"], last["away_total_written"]) if last else (None, None),
+        previous_minute=(
+            minutes_between(match.started_at, last["last_dealt_at"]) if last and entry.dealt_minute is not None else None
+        ),
+        points=match.points_rules,
+        clock_expired=match.clock_expired,
+    )
+    problems = _errors_of(state)
+    if problems:
+        raise DealProblemsError(problems)
     before = match_snapshot(match)
-    if match.entered_by_id is None:  # the id, not the row: reading the row would cost a query
+    if match.entered_by_id is None:
         match.entered_by = person(user)
     _apply_state(match, state, deals_before=deals_before)
-    if read_at_version:
-        _save_claimed(match, as_read, expected_version)
-    else:
-        _save_changed(match, as_read)
+    _save_changed(match, as_read)
     replayed = state.deals[0]
-    new_deal = compiled_queries.insert(
-        Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed), dealt_at=as_stored(dealt_at))
+    new_deal = Deal.objects.create(
+        match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed), dealt_at=as_stored(dealt_at)
     )
     if dealt_at is not None and timezone.is_naive(dealt_at):
         new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored
@@ -310,12 +276,26 @@ def deals_record(
     return match
 
 
-def _last_dealt_minute(match: Match) -> float | None:
-    """When the last deal with a time was dealt, in minutes of the match (for deals-out-of-order)."""
-    moment = (
-        match.deals.filter(dealt_at__isnull=False).order_by("-number").values_list("dealt_at", flat=True).first()
+def _last_deal_as_written(match: Match) -> dict[str, object] | None:
+    """What the next deal's checks need of the deals before it: the running totals as written on
+    the last deal (rule 35 b) and when the last deal with a time was dealt (deals-out-of-order)."""
+    last_dealt = (
+        Deal.objects.filter(match_id=match.pk, dealt_at__isnull=False).order_by("-number").values("dealt_at")[:1]
     )
-    return minutes_between(match.started_at, moment)
+    return (
+        Deal.objects.filter(match_id=match.pk)
+        .order_by("-number")
+        .annotate(last_dealt_at=Subquery(last_dealt))
+        .values("home_total_written", "away_total_written", "last_dealt_at")
+        .first()
+    )
+
+
+def dealt_time(started_at: datetime | None, minute: float | None) -> datetime | None:
+    """The time a deal was dealt, from the minute of the match the protocol gives."""
+    if started_at is None or minute is None:
+        return None
+    return started_at + timedelta(minutes=minute)
 
 
 def _with_number(entry: DealEntry, number: int, started_at, dealt_at) -> DealEntry:
@@ -352,6 +332,8 @@ def deal_correct(
         raise MatchStateError(_("There is no deal %(number)s to correct.") % {"number": number})
     old_deal = match.deals.get(number=number)
     entries[number - 1] = _with_number(entry, number, match.started_at, dealt_at)
+    if dealt_at is None:
+        dealt_at = dealt_time(match.started_at, entries[number - 1].dealt_minute)
     state = _replay(match, entries)
     problems = _errors_of(state, [number]) + [
         (n, p) for n, p in _errors_of(state) if p.code == "after-match-end"
@@ -572,16 +554,26 @@ def match_import_deals(
     _snapshot_rules(match)
     if not match.started_at:
         match.started_at = timezone.now()
-    state = _replay(match, list(entries))
+    before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}
+    entries = list(entries)
+    # `time_up` on the last deal: the time ran out between deals, as the page's "time ran out"
+    # records it (RULES.md, the end of a match); on an earlier deal the deals after it are refused
+    # (after-match-end).
+    match.clock_expired = bool(entries) and entries[-1].time_up and match.rules.has_clock
+    state = _replay(match, entries)
     problems = _errors_of(state)
     if problems:
         raise DealProblemsError(problems, _("The file was not imported: it has errors. Nothing was saved."))
-    before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}
     match.deals.all().delete()
     if state.deals:
         Deal.objects.bulk_create(
             [
-                Deal(match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed))
+                Deal(
+                    match=match,
+                    **entry_to_fields(replayed.entry),
+                    **computed_fields(replayed),
+                    dealt_at=dealt_time(match.started_at, replayed.entry.dealt_minute),
+                )
                 for replayed in state.deals
             ]
         )

@@ -1,33 +1,26 @@
 """Number formatting for the public pages: card points with a thin space between thousands and a
 true minus sign (5 120, −40), match points in the reader's language (0,5 in Swedish), and a signed
-difference (+1 230). Formatting only: the numbers themselves come from the engine."""
+difference (+1 230), all by the one number formatter. Formatting only: the numbers themselves come from the engine."""
 
 from __future__ import annotations
 
 from decimal import Decimal
 
 from django import template
-from django.utils.formats import number_format
 
 from scoring import messages
+from scoring.exports.formatting import format_number
 
 register = template.Library()
 
-# U+202F NARROW NO-BREAK SPACE: a thin space that never breaks a number over two lines.
-THIN_SPACE = "\u202f"
-MINUS = "\u2212"
-
 
 def format_points(value, *, signed: bool = False) -> str:
+    """Card points through the site's one number formatter (exports.formatting.format_number)."""
     if value is None or value == "":
         return ""
     number = int(value)
-    digits = f"{abs(number):,}".replace(",", THIN_SPACE)
-    if number < 0:
-        return MINUS + digits
-    if signed and number > 0:
-        return "+" + digits
-    return digits
+    text = format_number(number)
+    return "+" + text if signed and number > 0 else text
 
 
 @register.filter
@@ -45,10 +38,7 @@ def signed_points(value) -> str:
 def format_match_points(value) -> str:
     if value is None or value == "":
         return ""
-    number = Decimal(str(value))
-    if number == number.to_integral_value():
-        return str(int(number))
-    return number_format(number.normalize(), use_l10n=True)
+    return format_number(Decimal(str(value)))
 
 
 @register.filter

@@ -3,7 +3,7 @@
 Who may download what:
 - the protocol of a match, the standings, a round's results and the whole competition: anyone who
   may see the competition (a public one, or one the signed-in user organises; see
-  scoring.public_selectors); the home club's secretary also gets their match's protocol. Anything
+  scoring.selectors.public); the home club's secretary also gets their match's protocol. Anything
   else answers 404, so a private competition's existence is not revealed;
 - blank protocols of a round: the secretaries who keep a protocol of the round
   (permissions.can_enter_protocol for one of its matches) and those who manage the competition.
@@ -23,7 +23,7 @@ from django.views import View
 from scoring import permissions
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
-from scoring.public_selectors import get_visible_competition, visible_competitions
+from scoring.selectors.public import get_visible_competition, visible_competitions
 
 
 def export_response(export: Export) -> HttpResponse:

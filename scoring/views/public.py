@@ -5,13 +5,15 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
-from scoring import public_selectors, selectors
+from scoring import selectors
+from scoring.selectors import public as public_selectors
 from scoring.models import Club, Match, Player, Team
-from scoring.table_html import UrlMaker
-from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable, match_status_text
+from scoring.selectors.protocols import match_protocol, status_text
+from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
 
 class StartPageView(TemplateView):
@@ -21,7 +23,7 @@ class StartPageView(TemplateView):
 # ---- Competitions, rounds, matches, teams, players and clubs (no login) ------------------------
 # Non-public competitions answer 404 to the public (scoring.public_selectors.visible_competitions);
 # team, player and club pages show only what belongs to public competitions. Views stay thin: the
-# reads are scoring.selectors and scoring.public_selectors, the tables scoring.tables.
+# reads are scoring.selectors (scoring.selectors.public, scoring.selectors.protocols), the tables scoring.tables.
 
 # Seconds between two looks for news while a round is played (htmx polling); tests set 1.
 DEFAULT_LIVE_POLL_SECONDS = 20
@@ -138,10 +140,8 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        # A league has a link per round (38 for 20 teams): the URL is reversed once (issue 7).
-        urls = UrlMaker()
         pk = self.competition.pk
-        context["round_links"] = [(r, urls("scoring:round-detail", pk, r.number)) for r in context["rounds"]]
+        context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
         return context
 
 
@@ -259,7 +259,7 @@ class MatchDetailView(PublicPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         match = self.match
-        protocol = public_selectors.match_protocol(match)
+        protocol = match_protocol(match)
         context.update(
             match=match,
             competition=match.competition,
@@ -271,7 +271,7 @@ class MatchDetailView(PublicPageMixin, TemplateView):
                 ("away", match.away_team, match.away_substitute, match.away_total),
             ],
             end_text=match_end_text(match, protocol),
-            status_text=match_status_text(match),
+            status_text=status_text(match),
         )
         return context
 

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
-from scoring import public_selectors
+from scoring.selectors import public as public_selectors
 from scoring.services import DomainError, can_start_clock, round_clock_start
 
 from .public import PublicPageMixin

@@ -21,7 +21,8 @@ from django.views import View
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.generic import TemplateView
 
-from scoring import public_selectors, selectors
+from scoring import selectors
+from scoring.selectors import public as public_selectors
 from scoring.calendar_feed import CalendarEvent, calendar
 from scoring.models import Match, Team
 

@@ -149,9 +149,9 @@ class ProtocolPageMixin(MatchAccessMixin):
         if form is None:
             form = self.entry_form(autofocus=autofocus)
         if preview is None and actions.enter and form.is_bound and form.is_valid():
-            preview = preview_deal(match, form.entry(sheet.next_number), dealt_at=form.dealt_datetime(match))
+            preview = preview_deal(match, form.entry(sheet.next_number), protocol=sheet)
         if preview is None and actions.enter and not form.is_bound:
-            preview = preview_deal(match, DealEntry(sheet.next_number, SideEntry(), SideEntry()))
+            preview = preview_deal(match, DealEntry(sheet.next_number, SideEntry(), SideEntry()), protocol=sheet)
         placed = place_problems(
             form.fields,
             problems=problems or (preview.problems if preview and form.is_bound else ()),
@@ -215,7 +215,6 @@ class MatchProtocolView(ProtocolPageMixin, View):
                 user=request.user,
                 entry=form.entry(number),
                 expected_version=form.cleaned_data["version"],
-                dealt_at=form.dealt_datetime(match),
             )
         except services.DealProblemsError as refusal:
             return self.page(form=form, problems=refusal.problems, error=refusal.message)
@@ -260,7 +259,6 @@ class DealLiveCheckView(ProtocolPageMixin, View):
                 match,
                 deal_form.entry(correct_number or match.deal_count + 1),
                 correct_number=correct_number,
-                dealt_at=deal_form.dealt_datetime(match),
             )
         if not is_htmx(request):
             if correct_number:
@@ -320,7 +318,7 @@ class DealCorrectView(MatchAccessMixin, View):
             deal_part = DealForm(form.data, has_clock=match.rules.has_clock)
             if deal_part.is_valid():
                 preview = preview_deal(
-                    match, deal_part.entry(number), correct_number=number, dealt_at=deal_part.dealt_datetime(match)
+                    match, deal_part.entry(number), correct_number=number
                 )
         elif preview is None and not form.is_bound:
             preview = preview_deal(
@@ -354,7 +352,7 @@ class DealCorrectView(MatchAccessMixin, View):
         match = self.match
         initial = {"version": match.version}
         if data is None:
-            initial.update(DealForm.initial_from_deal(self.deal_or_404(number)))
+            initial.update(DealForm.initial_from_deal(self.deal_or_404(number), match.started_at))
         return DealCorrectForm(data, initial=initial, has_clock=match.rules.has_clock)
 
     def get(self, request, pk, number):
@@ -374,7 +372,6 @@ class DealCorrectView(MatchAccessMixin, View):
                 entry=form.entry(number),
                 reason=form.cleaned_data["reason"],
                 expected_version=form.cleaned_data["version"],
-                dealt_at=form.dealt_datetime(match),
             )
         except services.DealProblemsError as refusal:
             return self.page(number, form=form, problems=refusal.problems, error=refusal.message)

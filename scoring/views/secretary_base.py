@@ -16,11 +16,12 @@ from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
 
-from scoring import compiled_queries, permissions
+from scoring import permissions
 from scoring.adapters import deal_to_entry, minutes_between
 from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
 from scoring.messages import FIELD_LABELS, field_error_message, problem_message
-from scoring.public_selectors import MATCH_PAGE_RELATED
+from scoring.selectors.protocols import MatchProtocol, match_protocol
+from scoring.selectors.public import MATCH_PAGE_RELATED
 from scoring.models import Match
 
 S = Match.Status
@@ -99,11 +100,6 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
     )
 
 
-# Stand for the match's and the user's ids in the compiled match query (MatchAccessMixin.read_match).
-_MATCH = -7_310_000_019
-_USER = -7_320_000_029
-
-
 class MatchAccessMixin(LoginRequiredMixin):
     """Loads the match named by `pk`; anonymous users go to the login page, others without the
     `access` right ("view" or "enter") get 403."""
@@ -115,7 +111,7 @@ class MatchAccessMixin(LoginRequiredMixin):
     # ids only; the away team is read only if someone other than the protocol keeper posts).
     SAVE_RELATED = ("competition", "home_team")
     # A view whose POST saves and then redirects (POST-redirect-GET) reads only SAVE_RELATED for
-    # it; a refusal that shows the page reads the rest through page_match() (issue 7).
+    # it; a refusal that shows the page reads the rest through page_match().
     saves_then_redirects = False
 
     def match_related(self, request) -> tuple[str, ...]:
@@ -136,16 +132,12 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     def read_match(self, related: tuple[str, ...], pk: int) -> Match:
         """The match with `related`, or 404, and whether the user is a secretary of its home club
-        and its organiser (permissions.secretary_flags), in one query compiled once
-        (scoring/compiled_queries.py): compiling it was a tenth of saving a deal (issue 7)."""
+        and its organiser (permissions.secretary_flags), in one query."""
         user = self.request.user
-        match = compiled_queries.get_one(
-            ("protocol-match", related),
-            lambda: Match.objects.select_related(*related).filter(pk=_MATCH).annotate(**permissions.secretary_flags(_USER)),
-            {_MATCH: pk, _USER: user.pk},
-        )
-        if match is None:
-            raise Http404("No match with that number.")
+        try:
+            match = Match.objects.select_related(*related).annotate(**permissions.secretary_flags(user.pk)).get(pk=pk)
+        except Match.DoesNotExist:
+            raise Http404("No match with that number.") from None
         permissions.remember_secretary_flags(user, match)
         return match
 
@@ -171,13 +163,6 @@ class MatchAccessMixin(LoginRequiredMixin):
 # -- reading the match as the engine sees it ----------------------------------------------------
 
 
-def stored_entries(match: Match) -> list[tuple[int, DealEntry, datetime | None]]:
-    return [
-        (deal.pk, deal_to_entry(deal, match.started_at), deal.dealt_at)
-        for deal in match.deals.order_by("number")
-    ]
-
-
 def replay_match(match: Match, entries: list[DealEntry]) -> MatchState:
     return replay(
         match.rules,
@@ -187,83 +172,9 @@ def replay_match(match: Match, entries: list[DealEntry]) -> MatchState:
     )
 
 
-@dataclass(frozen=True)
-class SheetSide:
-    min_before: int
-    cards: int
-    natural: int
-    mixed: int
-    red3: int
-    penalty: int
-    score: int
-    total: int
-    went_out: bool
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    number: int
-    deal_id: int
-    home: SheetSide
-    away: SheetSide
-    out: str | None
-    concealed: bool
-    end: str
-    dealt_at: datetime | None
-    ends_match: bool
-    is_last: bool
-    warnings: tuple[str, ...]
-
-    @property
-    def sides(self) -> tuple[SheetSide, SheetSide]:
-        return (self.home, self.away)
-
-
-def _sheet_side(replayed: ReplayedDeal, side: str) -> SheetSide:
-    entry = replayed.entry.side(side)
-    return SheetSide(
-        min_before=replayed.min_before(side),
-        cards=entry.cards,
-        natural=entry.natural,
-        mixed=entry.mixed,
-        red3=entry.red3,
-        penalty=entry.penalty,
-        score=replayed.score.side(side).score,
-        total=replayed.total(side),
-        went_out=replayed.entry.out == side,
-    )
-
-
-@dataclass(frozen=True)
-class Sheet:
-    state: MatchState
-    rows: tuple[SheetRow, ...]
-
-    @property
-    def next_number(self) -> int:
-        return len(self.rows) + 1
-
-
-def protocol_sheet(match: Match) -> Sheet:
-    stored = stored_entries(match)
-    state = replay_match(match, [entry for _, entry, _ in stored])
-    rows = tuple(
-        SheetRow(
-            number=replayed.number,
-            deal_id=deal_id,
-            home=_sheet_side(replayed, "home"),
-            away=_sheet_side(replayed, "away"),
-            out=replayed.entry.out,
-            concealed=replayed.entry.concealed,
-            end=replayed.entry.effective_end,
-            dealt_at=dealt_at,
-            ends_match=state.end_deal == replayed.number and state.end is not None,
-            is_last=index == len(stored) - 1,
-            warnings=tuple(problem_message(p, replayed.number) for p in replayed.warnings),
-        )
-        for index, (replayed, (deal_id, _, dealt_at)) in enumerate(zip(state.deals, stored))
-    )
-    return Sheet(state=state, rows=rows)
+def protocol_sheet(match: Match) -> MatchProtocol:
+    """The protocol as the secretary's and the captain's pages show it (selectors.protocols)."""
+    return match_protocol(match)
 
 
 # -- the deal being typed -----------------------------------------------------------------------
@@ -295,11 +206,18 @@ class DealPreview:
 
 
 def preview_deal(
-    match: Match, entry: DealEntry, *, correct_number: int | None = None, dealt_at: datetime | None = None
+    match: Match,
+    entry: DealEntry,
+    *,
+    correct_number: int | None = None,
+    dealt_at: datetime | None = None,
+    protocol: MatchProtocol | None = None,
 ) -> DealPreview:
-    """Replay the stored deals with the typed one (added, or replacing deal `correct_number`)."""
-    entries = [entry_ for _, entry_, _ in stored_entries(match)]
-    minute = minutes_between(match.started_at, dealt_at) if dealt_at else None
+    """Replay the stored deals with the typed one (added, or replacing deal `correct_number`).
+    `protocol`: the match's protocol when the page has read it already (selectors.protocols)."""
+    protocol = protocol or match_protocol(match)
+    entries = [replayed.entry for replayed in protocol.state.deals]
+    minute = minutes_between(match.started_at, dealt_at) if dealt_at else entry.dealt_minute
     if correct_number is not None and 1 <= correct_number <= len(entries):
         number = correct_number
         entries[number - 1] = replace(entry, number=number, dealt_minute=minute)

@@ -40,7 +40,7 @@ def workbook_numbers(content: bytes) -> set:
 def test_a_deal_saved_through_server_a_shows_at_once_on_server_b(setup):
     match = setup.matches[0]
     visitor = Browser(setup.b)
-    # B has made (and cached) the match page, the standings and the workbook before the save.
+    # B has made the match page, the standings and the workbook before the save.
     status, _, before = visitor.get(f"/matches/{match}/")
     assert status == 200 and b"215" not in before
     assert visitor.get(f"/competitions/{setup.competition}/")[0] == 200
@@ -104,12 +104,16 @@ def test_a_redis_restart_is_seen_by_nobody(setup):
     for path in pages:
         assert visitor.get(path)[0] == 200
     secretary = Browser(setup.proxy, cookies=dict(setup.secretary_cookies))
+    assert secretary.get("/my-matches/")[0] == 200  # the login is in Redis now
 
     cluster.stop("redis")
     assert not cluster.redis_answers()
     for path in pages:
         status, _, _ = visitor.get(path)
         assert status == 200, (path, status)
+    for port in (setup.a, setup.b):  # still signed in: the login is read from the database
+        status, _, page = secretary.get("/my-matches/", port=port)
+        assert status == 200 and setup.username.encode() in page
     assert secretary.save_deal(match, 215, 35) == (1, "")
     for port in (setup.a, setup.b):
         status, _, page = visitor.get(f"/matches/{match}/", port=port)
@@ -119,17 +123,19 @@ def test_a_redis_restart_is_seen_by_nobody(setup):
     for path in pages:
         assert visitor.get(path)[0] == 200
 
-    # Redis is in use again, and a change made now still shows on both servers at once.
+    # Redis is in use again (the secretary's login is kept there once more), and a change made now
+    # still shows on both servers at once.
     def cached_entries() -> int:
         import redis
 
         return redis.Redis(host="127.0.0.1", port=cluster.redis_port).dbsize()
 
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 60
     while cached_entries() == 0:
         assert time.monotonic() < deadline, "the servers did not use Redis again"
         for port in (setup.a, setup.b):
-            visitor.get(f"/competitions/{setup.competition}/", port=port)
+            status, _, page = secretary.get("/my-matches/", port=port)
+            assert status == 200 and setup.username.encode() in page
         time.sleep(0.2)
     assert secretary.save_deal(match, 120, 40) == (2, "")
     for port in (setup.a, setup.b):

@@ -78,6 +78,7 @@ def deal(
     concealed: bool = False,
     end: str | None = None,
     dealt_minute: float | None = None,
+    time_up: bool = False,
 ) -> DealEntry:
     return DealEntry(
         number=number,
@@ -87,6 +88,7 @@ def deal(
         concealed=concealed,
         end=end,
         dealt_minute=dealt_minute,
+        time_up=time_up,
     )
 
 

@@ -37,12 +37,6 @@ TRIGGERS = [
     ("out-no-canasta", SV_TAVLING, deal({"cards": 120}, {"cards": -40}, out="home"), "out-without-canasta", "home", "home_natural"),
     ("out-one-of-two", TWO_TO_GO_OUT, clean_deal(), "out-without-canasta", "home", "home_natural"),
     ("away-out-no-canasta", SV_HEM, deal({"cards": -40}, {"cards": 120}, out="away"), "out-without-canasta", "away", "away_natural"),
-    # out-with-hand-value: 35 per natural, 50 per mixed canasta
-    ("natural-30", SV_TAVLING, clean_deal(home={"cards": 30, "natural": 1}), "out-with-hand-value", "home", "home_cards"),
-    ("mixed-45", SV_TAVLING, clean_deal(home={"cards": 45, "mixed": 1}), "out-with-hand-value", "home", "home_cards"),
-    ("2n1m-115", SV_TAVLING, clean_deal(home={"cards": 115, "natural": 2, "mixed": 1}), "out-with-hand-value", "home", "home_cards"),
-    ("negative-cards-out", SV_TAVLING,
-     deal({"cards": -40}, {"cards": -10, "natural": 1}, out="away"), "out-with-hand-value", "away", "away_cards"),
     # concealed-without-out
     ("concealed-stock", SV_TAVLING,
      deal({"cards": 200, "natural": 1}, {"cards": -40}, end="stock", concealed=True), "concealed-without-out", None, "concealed"),
@@ -64,6 +58,12 @@ TRIGGERS = [
      "canastas-impossible", None, None),
     ("mixed-13", SV_TAVLING,
      deal({"cards": 350, "mixed": 7}, {"cards": 300, "mixed": 6}, end="stock"), "canastas-impossible", None, None),
+    # 5 natural + 12 mixed canastas fit the ranks and the wild cards but need 119 cards of 100.
+    ("cards-5n+12m", SV_TAVLING,
+     deal({"cards": 600, "natural": 5, "mixed": 6}, {"cards": 400, "mixed": 6}, end="stock"), "canastas-impossible", None, None),
+    ("cards-15-canastas", SV_TAVLING,
+     deal({"cards": 500, "natural": 4, "mixed": 4}, {"cards": 500, "natural": 3, "mixed": 4}, end="stock"),
+     "canastas-impossible", None, None),
     # card-points-range
     ("home-1185", SV_TAVLING, clean_deal(home={"cards": 1185, "natural": 1}, away={"cards": -600}), "card-points-range", "home", "home_cards"),
     ("away--1185", SV_TAVLING, clean_deal(away={"cards": -1185}), "card-points-range", "away", "away_cards"),
@@ -76,7 +76,12 @@ TRIGGERS = [
     # clock-not-allowed: end = clock without a clock
     ("clock-internationell", INTERNATIONELL, deal({"cards": 200, "natural": 1}, {"cards": -40}, end="clock"), "clock-not-allowed", None, "end"),
     ("clock-sv-hem", SV_HEM, deal({"cards": 200, "natural": 1}, {"cards": -40}, end="clock"), "clock-not-allowed", None, "end"),
+    # ... or time_up without a clock
+    ("time-up-sv-hem", SV_HEM, clean_deal(time_up=True), "clock-not-allowed", None, "time_up"),
+    ("time-up-internationell", INTERNATIONELL, clean_deal(time_up=True), "clock-not-allowed", None, "time_up"),
 ]
+
+TRIGGERS_BY_ID = {t[0]: t for t in TRIGGERS}
 
 # (id, rules, deal): the closest legal deal; no problem at all.
 NEAR_MISSES = [
@@ -93,6 +98,16 @@ NEAR_MISSES = [
     ("natural-35", SV_TAVLING, clean_deal(home={"cards": 35, "natural": 1})),
     ("mixed-50", SV_TAVLING, clean_deal(home={"cards": 50, "mixed": 1})),
     ("2n1m-120", SV_TAVLING, clean_deal(home={"cards": 120, "natural": 2, "mixed": 1})),
+    # The partner of the player who went out may still hold cards, which count minus (rule 12,
+    # rule 34 b 2): the side that went out can have card points of any size.
+    ("natural-30", SV_TAVLING, clean_deal(home={"cards": 30, "natural": 1})),
+    ("mixed-45", SV_TAVLING, clean_deal(home={"cards": 45, "mixed": 1})),
+    ("2n1m-115", SV_TAVLING, clean_deal(home={"cards": 115, "natural": 2, "mixed": 1})),
+    ("concealed-partner-holds-165", SV_TAVLING, clean_deal(home={"cards": -60, "natural": 1}, concealed=True)),
+    ("away-out-negative", SV_TAVLING, deal({"cards": -40}, {"cards": -10, "natural": 1}, out="away")),
+    ("cards-14-canastas", SV_TAVLING,
+     deal({"cards": 500, "natural": 4, "mixed": 4}, {"cards": 500, "natural": 3, "mixed": 3}, end="stock")),
+    ("time-up-sv-tavling", SV_TAVLING, clean_deal(time_up=True)),
     ("concealed-out", SV_TAVLING, clean_deal(concealed=True)),
     ("not-melded-zero", SV_TAVLING, clean_deal(away={"cards": 0, "melded": False})),
     ("not-melded-negative", INTERNATIONELL, clean_deal(away={"cards": -40, "red3": 2, "melded": False})),
@@ -141,8 +156,17 @@ def test_every_error_code_has_a_trigger_here_or_in_test_match():
     in_this_file = {t[3] for t in TRIGGERS}
     match_level = {"opening-minimum", "total-mismatch", "after-match-end", "dealt-after-time"}
     assert in_this_file | match_level == set(ERROR_CODES)
-    assert set(WARNING_CODES) == {"deal-score-high", "many-deals", "deals-out-of-order"}
-    assert len(ERROR_CODES) == 16
+    assert set(WARNING_CODES) == {
+        "deal-score-high",
+        "many-deals",
+        "deals-out-of-order",
+        "penalty-unusual",
+        "red-threes-not-counted",
+        "melded-assumed",
+    }
+    # Revision 2 withdrew out-with-hand-value.
+    assert "out-with-hand-value" not in ERROR_CODES
+    assert len(ERROR_CODES) == 15
 
 
 def test_problems_in_stable_order():
@@ -163,8 +187,10 @@ def test_problems_in_stable_order():
 def test_check_params_carry_numbers_for_messages():
     problems = {p.code: p for p in check_deal(SV_TAVLING, clean_deal(home={"cards": 285, "natural": 1, "score": 880}))}
     assert problems["score-mismatch"].params == {"written": 880, "computed": 885}
-    hand = {p.code: p for p in check_deal(SV_TAVLING, clean_deal(home={"cards": 30, "natural": 1}))}
-    assert hand["out-with-hand-value"].params == {"value": 30, "least": 35}
+    cards = {p.code: p for p in check_deal(SV_TAVLING, TRIGGERS_BY_ID["cards-5n+12m"][2])}
+    assert cards["canastas-impossible"].params == {
+        "natural": 5, "mixed": 12, "reason": "cards", "needed": 119, "limit": 100,
+    }
     assert problems["score-mismatch"].to_dict() == {
         "code": "score-mismatch",
         "side": "home",

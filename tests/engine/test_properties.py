@@ -61,14 +61,21 @@ def legal_deals(draw, rules, number: int = 1, allow_clock: bool = True) -> DealE
         mixed[first] = draw(st.integers(max(0, need - natural[first]), mixed_limit))
     if has_melded[second]:
         n_first, m_first = natural[first], mixed[first]
-        natural[second] = draw(st.integers(0, 11 - n_first - (m_first + 1) // 2))
+        # Two packs: 11 ranks, 12 wild cards, and 100 cards that are not threes (at most 14
+        # canastas of 7 cards).
+        natural[second] = draw(st.integers(0, min(11 - n_first - (m_first + 1) // 2, 14 - n_first - m_first)))
         mixed_limit = min(
-            11 - natural[second], 12 - m_first, 2 * (11 - n_first - natural[second]) - m_first
+            11 - natural[second],
+            12 - m_first,
+            2 * (11 - n_first - natural[second]) - m_first,
+            14 - n_first - m_first - natural[second],
         )
         mixed[second] = draw(st.integers(0, mixed_limit))
 
     cards = {}
-    least = 35 * natural[first] + 50 * mixed[first] if out else -PACK
+    # The side that went out may have card points below zero too: the partner's hand counts
+    # minus (rule 12, rule 34 b 2).
+    least = -PACK
     cards[first] = draw(multiple_of_5(least, PACK if has_melded[first] else 0))
     high = min(PACK if has_melded[second] else 0, PACK - cards[first])
     cards[second] = draw(multiple_of_5(-PACK, high))

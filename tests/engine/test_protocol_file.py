@@ -3,7 +3,9 @@ code with its line and column, and writing a file that reads back the same."""
 
 from __future__ import annotations
 
+import csv
 import io
+from dataclasses import replace
 
 import pytest
 from openpyxl import Workbook
@@ -55,7 +57,9 @@ def read_error(data) -> ProtocolFileError:
 
 def test_columns_are_those_of_rules_md():
     sides = ["cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total"]
-    expected = {"deal", "out", "concealed", "end"} | {f"{s}_{n}" for s in ("home", "away") for n in sides}
+    expected = {"deal", "out", "concealed", "end", "time_up", "dealt"} | {
+        f"{s}_{n}" for s in ("home", "away") for n in sides
+    }
     assert set(COLUMNS) == expected
     assert set(WRITE_COLUMNS) == expected
     assert REQUIRED_COLUMNS == ("deal", "home_cards", "away_cards")
@@ -121,7 +125,7 @@ def test_read_every_column_in_any_order():
         "home_melded": "yes",
         "away_cards": "-40", "away_natural": "0", "away_mixed": "0", "away_red3": "1", "away_penalty": "0",
         "away_melded": "no",
-        "out": "home", "concealed": "yes", "end": "out",
+        "out": "home", "concealed": "yes", "end": "out", "time_up": "yes", "dealt": "48",
         "home_min": "50", "away_min": "50", "home_score": "1085", "away_score": "-140",
         "home_total": "1085", "away_total": "-140",
     }  # fmt: skip
@@ -133,9 +137,13 @@ def test_read_every_column_in_any_order():
         out="home",
         concealed=True,
         end="out",
+        dealt_minute=48,
+        time_up=True,
     )
-    state = replay(INTERNATIONELL, [entry])
-    assert state.errors == 0
+    state = replay(SV_TAVLING, [entry])
+    # Red threes under sv-tavling: a warning, and the written scores include them (home rules).
+    assert [p.code for p in state.deals[0].errors] == ["score-mismatch", "score-mismatch"]
+    assert state.end == "clock"
 
 
 @pytest.mark.parametrize(
@@ -208,7 +216,7 @@ def test_read_cp1252():
         (csv_text(HEADER, "1,12.5,0"), "not-a-number", 2, "home_cards"),
         (csv_text(HEADER, "x,0,0"), "not-a-number", 2, "deal"),
         (csv_text("deal,home_cards,away_cards,away_red3", "1,0,0,two"), "not-a-number", 2, "away_red3"),
-        (csv_text("deal,away_score,home_cards,away_cards", "1,-4 0 0 0 0 0 0 0 0 0,0,0"), "not-a-number", 2, "away_score"),
+        (csv_text("deal,away_score,home_cards,away_cards", "1,-4 0 0 0 0 0 0 0 0 0,0,0"), "number-too-large", 2, "away_score"),
         (csv_text(HEADER, "1,99999999,0"), "number-too-large", 2, "home_cards"),
         (csv_text("deal,home_cards,away_cards,home_melded", "1,0,0,maybe"), "bad-value", 2, "home_melded"),
         (csv_text("deal,home_cards,away_cards,concealed", "1,0,0,perhaps"), "bad-value", 2, "concealed"),
@@ -356,5 +364,17 @@ def test_written_file_shows_the_engines_numbers():
     assert record["home_total"] == "1870"
     assert record["away_total"] == "-80"
     assert record["concealed"] == "yes"
-    assert record["home_melded"] == "yes" and record["away_melded"] == "no"
+    # `melded` as written: left to the default here, so empty (RULES.md, the protocol file).
+    assert record["home_melded"] == "" and record["away_melded"] == ""
     assert dict(zip(header, first))["concealed"] == ""
+    assert record["time_up"] == "" and record["dealt"] == ""
+
+
+def test_written_file_marks_time_up_where_the_clock_ended_the_match_between_deals():
+    deals = [clean_deal(1, dealt_minute=0), clean_deal(2, dealt_minute=49)]
+    for state in (replay(SV_TAVLING, deals, clock_expired=True), replay(SV_TAVLING, [deals[0], replace(deals[1], time_up=True)])):
+        records = [dict(zip(rows[0], row)) for rows in [list(csv.reader(io.StringIO(write_csv(state))))] for row in rows[1:]]
+        assert [r["time_up"] for r in records] == ["", "yes"]
+        assert [r["dealt"] for r in records] == ["0", "49"]
+        again = replay(SV_TAVLING, read_csv(write_csv(state)))
+        assert (again.end, again.end_deal, again.winner) == ("clock", 2, "home")

@@ -97,7 +97,7 @@ _HOSTILE: dict[str, tuple[str, Callable[[], bytes], str]] = {
     "csv-word-for-number": ("p.csv", lambda: csv_bytes(HEADER, "1,femtio,0"), "not-a-number"),
     "csv-decimal": ("p.csv", lambda: csv_bytes(HEADER, "1,12.5,0"), "not-a-number"),
     "csv-exponent": ("p.csv", lambda: csv_bytes(HEADER, "1,1e5,0"), "not-a-number"),
-    "csv-huge-number": ("p.csv", lambda: csv_bytes(HEADER, "1,99999999999999999999,0"), "not-a-number"),
+    "csv-huge-number": ("p.csv", lambda: csv_bytes(HEADER, "1,99999999999999999999,0"), "number-too-large"),
     "csv-large-number": ("p.csv", lambda: csv_bytes(HEADER, "1,5000000,0"), "number-too-large"),
     "csv-large-penalty": ("p.csv", lambda: csv_bytes("deal,home_cards,away_cards,home_penalty", "1,0,0,2000000"), "number-too-large"),
     "csv-formula-sum": ("p.csv", lambda: csv_bytes(HEADER, "1,=1+1,0"), "not-a-number"),

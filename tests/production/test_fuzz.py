@@ -76,7 +76,7 @@ any_value = st.one_of(
 DEAL_FIELDS = [
     *(f"{side}_{name}" for side in ("home", "away")
       for name in ("cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total")),
-    "out", "concealed", "end", "dealt_at",
+    "out", "concealed", "end", "dealt",
 ]  # fmt: skip
 
 
@@ -296,7 +296,7 @@ def test_protocol_form_and_service(played):
                 return
             try:
                 services.deals_record(match=current, user=s["secretary"], entry=form.entry(3),
-                                      expected_version=form.cleaned_data["version"], dealt_at=form.dealt_datetime(current))
+                                      expected_version=form.cleaned_data["version"])
             except services.DealProblemsError as refusal:
                 assert refusal.problems and all(problem_message(p, n) for n, p in refusal.problems)
                 assert str(refusal.message) and stored(match) == start

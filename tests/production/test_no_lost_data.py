@@ -10,7 +10,7 @@ import pytest
 from django.db import connection, connections
 from django.utils import translation
 
-from scoring import compiled_queries, services
+from scoring import services
 from scoring.models import AuditEntry, Deal, Match
 from scoring.services import matches as match_services
 from tests import factories as f
@@ -79,7 +79,7 @@ def test_a_crash_in_the_middle_leaves_the_match_as_it_was(service, where, monkey
     if where == "audit_log":
         monkeypatch.setattr(match_services, "audit_log", crash)
     elif where == "insert":
-        monkeypatch.setattr(compiled_queries, "insert", crash)
+        monkeypatch.setattr(Deal.objects, "create", crash)
     elif where == "bulk_create":
         monkeypatch.setattr(Deal.objects, "bulk_create", crash)
     elif where == "bulk_update":
@@ -200,9 +200,9 @@ def test_two_secretaries_saving_at_once_exactly_one_wins(slow_first, monkeypatch
 
     calls = {"n": 0}
     if slow_first:
-        # Hold the first writer inside its transaction, after it has claimed the match (the UPDATE
-        # of its totals), so the second one surely arrives while the first is still writing.
-        real_insert = compiled_queries.insert
+        # Hold the first writer inside its transaction, after it has locked the match and saved
+        # its totals, so the second one surely arrives while the first is still writing.
+        real_insert = Deal.objects.create
 
         def slow_insert(*args, **kwargs):
             calls["n"] += 1
@@ -210,7 +210,7 @@ def test_two_secretaries_saving_at_once_exactly_one_wins(slow_first, monkeypatch
                 time.sleep(0.5)
             return real_insert(*args, **kwargs)
 
-        monkeypatch.setattr(compiled_queries, "insert", slow_insert)
+        monkeypatch.setattr(Deal.objects, "create", slow_insert)
 
     deal_a = f.deal(3, home_cards=100, away_cards=0, end="stock")
     deal_b = f.deal(3, home_cards=0, away_cards=200, end="stock")

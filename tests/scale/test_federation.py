@@ -97,10 +97,10 @@ def test_head_to_head_reads_only_the_tied_teams_matches_and_ranks_the_same(monke
     make_result(competition, a, c, 5000, 4000, round_number=2)
     make_result(competition, c, b, 5000, 4000, round_number=3)
     make_result(competition, d, c, 5100, 3000, round_number=4)
-    lean = selectors.competition_standings.uncached(competition)
+    lean = selectors.competition_standings(competition)
     everyone = {team.pk for team in teams}
     monkeypatch.setattr(selectors.standings, "_tied_before_head_to_head", lambda records, tiebreaks: everyone)
-    full = selectors.competition_standings.uncached(competition)
+    full = selectors.competition_standings(competition)
     assert [(row.rank_label, row.record.name) for row in lean] == [(row.rank_label, row.record.name) for row in full]
     order = {row.record.name: row for row in lean}
     assert order["Beta"].rank < order["Alfa"].rank and not order["Alfa"].tied  # head-to-head decided

@@ -23,7 +23,7 @@ def test_autofocus_is_on_the_first_input_only_when_asked():
 def test_every_input_points_at_its_problems_and_hint():
     form = DealCorrectForm(has_clock=True)
     assert 'aria-describedby="problems-home_cards"' in str(form["home_cards"])
-    assert 'aria-describedby="hint-dealt_at problems-dealt_at"' in str(form["dealt_at"])
+    assert 'aria-describedby="hint-dealt problems-dealt"' in str(form["dealt"])
     assert 'aria-describedby="hint-reason problems-reason"' in str(form["reason"])
 
 

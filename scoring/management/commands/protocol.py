@@ -1,8 +1,11 @@
 """`python manage.py protocol check|import|export`: protocol files from the command line.
 
-`check FILE [--rules KEY] [--points KEY] [--json]` reads a protocol file (CSV or xlsx, RULES.md) and
-checks it with the engine without touching the database. Exit status: 0 no error, 1 the file has
-errors, 2 the file cannot be read.
+`check FILE [FILE …] [--rules KEY] [--points KEY] [--json]` reads protocol files (CSV or xlsx,
+RULES.md; a folder stands for the protocol files in it and its subfolders) and checks them with the
+engine without touching the database. One file gets the whole report; several get one summary line
+each and the totals (`--json`: one object per line, then one with the totals), so a federation
+secretary checks a season's protocols in one command. Exit status: 0 no error, 1 a file has errors,
+2 a file cannot be read.
 """
 
 from __future__ import annotations
@@ -28,44 +31,36 @@ def json_number(value: float) -> float | int:
     return int(value) if float(value).is_integer() else value
 
 
+PROTOCOL_SUFFIXES = (".csv", ".xlsx", ".xlsm")
+
+
+def _problem_dicts(problems, number: int) -> list[dict[str, Any]]:
+    return [
+        {"code": problem.code, "side": problem.side, "field": problem.field, "message": problem_message(problem, number)}
+        for problem in problems
+    ]
+
+
 def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
     """The JSON object of RULES.md ("The protocol file")."""
-    deals = []
-    for replayed in state.deals:
-        number = replayed.number
-        deals.append(
-            {
-                "deal": number,
-                "home": {
-                    "score": replayed.score.home.score,
-                    "total": replayed.home_total,
-                    "min_before": replayed.home_min_before,
-                },
-                "away": {
-                    "score": replayed.score.away.score,
-                    "total": replayed.away_total,
-                    "min_before": replayed.away_min_before,
-                },
-                "errors": [
-                    {
-                        "code": problem.code,
-                        "side": problem.side,
-                        "field": problem.field,
-                        "message": problem_message(problem, number),
-                    }
-                    for problem in replayed.errors
-                ],
-                "warnings": [
-                    {
-                        "code": problem.code,
-                        "side": problem.side,
-                        "field": problem.field,
-                        "message": problem_message(problem, number),
-                    }
-                    for problem in replayed.warnings
-                ],
-            }
-        )
+    deals = [
+        {
+            "deal": replayed.number,
+            "home": {
+                "score": replayed.score.home.score,
+                "total": replayed.home_total,
+                "min_before": replayed.home_min_before,
+            },
+            "away": {
+                "score": replayed.score.away.score,
+                "total": replayed.away_total,
+                "min_before": replayed.away_min_before,
+            },
+            "errors": _problem_dicts(replayed.errors, replayed.number) if replayed.errors else [],
+            "warnings": _problem_dicts(replayed.warnings, replayed.number) if replayed.warnings else [],
+        }
+        for replayed in state.deals
+    ]
     outcome = state.outcome
     return {
         "rules": rules_key,
@@ -83,16 +78,56 @@ def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
     }
 
 
+def protocol_paths(names: list[str]) -> list[Path]:
+    """The files named, a folder standing for its protocol files (subfolders too, sorted)."""
+    paths: list[Path] = []
+    for name in names:
+        path = Path(name)
+        if path.is_dir():
+            paths.extend(
+                sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in PROTOCOL_SUFFIXES)
+            )
+        else:
+            paths.append(path)
+    return paths
+
+
+def read_deals(path: Path):
+    """The deals of a protocol file; ProtocolFileError if it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        raise ProtocolFileError("missing-file", params={"path": str(path)}) from None
+    return read_protocol(data, path.name)
+
+
+def result_words(state: MatchState) -> str:
+    if not state.finished:
+        return _("not finished")
+    if state.winner == "draw":
+        verdict = _("draw")
+    elif state.winner == "home":
+        verdict = _("home team wins")
+    else:
+        verdict = _("away team wins")
+    how = _("target") if state.end == "target" else _("clock")
+    return f"{state.home_total}–{state.away_total}, {verdict} ({how})"
+
+
 class Command(BaseCommand):
     help = "Check, import or export a match protocol file (CSV or xlsx)."
 
     def add_arguments(self, parser):
         subcommands = parser.add_subparsers(dest="action", required=True)
         check = subcommands.add_parser("check", help="Check a protocol file without saving it.")
-        check.add_argument("file")
+        check.add_argument("files", nargs="+", metavar="FILE", help="Protocol files, or folders of them.")
         check.add_argument("--rules", default="sv-tavling", choices=sorted(PRESETS))
         check.add_argument("--points", default="sv-serie", choices=sorted(POINTS_PRESETS))
-        check.add_argument("--json", action="store_true", help="Print one JSON object.")
+        check.add_argument("--json", action="store_true", help="Print JSON: one object per file, one per line.")
+        check.add_argument(
+            "--language", choices=[code for code, _name in settings.LANGUAGES], default=settings.LANGUAGE_CODE,
+            help="The language of the messages.",
+        )
         self.add_match_subcommands(subcommands)
 
     def add_match_subcommands(self, subcommands) -> None:
@@ -104,8 +139,8 @@ class Command(BaseCommand):
         protocol_db.add_arguments(subcommands)
 
     def handle(self, *args, **options):
-        translation.activate(settings.LANGUAGE_CODE)
         action = options["action"]
+        translation.activate(options.get("language") or settings.LANGUAGE_CODE)
         if action == "check":
             return self.handle_check(options)
         from scoring.management import protocol_db
@@ -116,18 +151,19 @@ class Command(BaseCommand):
         return None
 
     def handle_check(self, options) -> None:
-        path = Path(options["file"])
+        rules = get_rules(options["rules"])
+        points = get_points_rules(options["points"])
+        names = options["files"]
+        if len(names) == 1 and not Path(names[0]).is_dir():
+            return self.check_one(Path(names[0]), rules, points, options)
+        return self.check_many(protocol_paths(names), rules, points, options)
+
+    def check_one(self, path: Path, rules, points, options) -> None:
         try:
-            try:
-                data = path.read_bytes()
-            except OSError:
-                raise ProtocolFileError("missing-file", params={"path": str(path)}) from None
-            deals = read_protocol(data, path.name)
+            deals = read_deals(path)
         except ProtocolFileError as error:
             self.stderr.write(f"{path}: {file_error_message(error)}")
             sys.exit(2)
-        rules = get_rules(options["rules"])
-        points = get_points_rules(options["points"])
         state = replay(rules, deals, points=points)
         if options["json"]:
             report = check_report(state, options["rules"])
@@ -135,6 +171,53 @@ class Command(BaseCommand):
         else:
             self.stdout.write(self.render_text(state, rules.name))
         if state.errors:
+            sys.exit(1)
+
+    def check_many(self, paths: list[Path], rules, points, options) -> None:
+        """One summary line (or JSON object) per file, then the totals."""
+        totals = {"files": len(paths), "deals": 0, "errors": 0, "warnings": 0, "files_with_errors": 0, "unreadable": 0}
+        write = self.stdout.write
+        for path in paths:
+            try:
+                deals = read_deals(path)
+            except ProtocolFileError as error:
+                totals["unreadable"] += 1
+                message = file_error_message(error)
+                if options["json"]:
+                    unreadable = {"code": error.code, "line": error.line, "column": error.column, "message": message}
+                    write(json.dumps({"file": str(path), "unreadable": unreadable}, ensure_ascii=False))
+                else:
+                    write(f"{path}: {_('cannot be read')}: {message}")
+                continue
+            state = replay(rules, deals, points=points)
+            totals["deals"] += len(state.deals)
+            totals["errors"] += state.errors
+            totals["warnings"] += state.warnings
+            totals["files_with_errors"] += bool(state.errors)
+            if options["json"]:
+                write(json.dumps({"file": str(path), **check_report(state, options["rules"])}, ensure_ascii=False))
+            else:
+                write(
+                    _("%(file)s: %(deals)s deals, %(errors)s errors, %(warnings)s warnings; %(result)s")
+                    % {
+                        "file": path,
+                        "deals": len(state.deals),
+                        "errors": state.errors,
+                        "warnings": state.warnings,
+                        "result": result_words(state),
+                    }
+                )
+        if options["json"]:
+            write(json.dumps({"totals": totals}))
+        else:
+            write(
+                _("%(files)s files, %(deals)s deals: %(errors)s errors in %(files_with_errors)s files, "
+                  "%(warnings)s warnings, %(unreadable)s files cannot be read.")
+                % totals
+            )
+        if totals["unreadable"]:
+            sys.exit(2)
+        if totals["errors"]:
             sys.exit(1)
 
     def render_text(self, state: MatchState, rules_name: str) -> str:

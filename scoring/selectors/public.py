@@ -1,15 +1,13 @@
 """Reads for the public pages that scoring.selectors does not offer.
 
-Owns: which competitions the public (and a signed-in organiser) may see, the protocol of one match
-as the engine replays it (deal by deal, with each side's score breakdown), whether a round is being
+Owns: which competitions the public (and a signed-in organiser) may see, whether a round is being
 played right now (the pages then poll for news), the hall clock of a round, and a team's fixtures
 for its calendar feed.
 
 Terms: a *visible* competition is a public one, or one the signed-in user organises; everything of a
 competition that is not visible (its rounds, matches, embeds, feeds) answers 404. A round is *live*
 while one of its matches is in progress, or on the day it is played while a match has not started.
-Every number shown comes from the engine (scoring.services.match_state replays the stored deals);
-nothing here computes a score.
+A match's protocol is read by selectors.protocols; nothing here computes a score.
 """
 
 from __future__ import annotations
@@ -21,11 +19,9 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.http import Http404
 from django.utils import timezone
 
-from scoring import compiled_queries, permissions
-from scoring.engine import HOME, MatchState, Problem, ReplayedDeal, SideScore
+from scoring import permissions
 from scoring.models import Competition, Match, Player, Round, Team
-from scoring.selectors import PlayerStatistics, player_statistics
-from scoring.services import match_state
+from .players import PlayerStatistics, player_statistics
 
 S = Match.Status
 
@@ -73,25 +69,12 @@ MATCH_PAGE_RELATED = (
     "home_substitute",
     "away_substitute",
 )
-# Stands for the match's id in the compiled query of a public match.
-_MATCH = -7_340_000_049
-
-
 def get_visible_match(pk: int, user=None) -> Match:
+    matches = Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=pk)
     if getattr(user, "is_authenticated", False):
-        match = (
-            Match.objects.select_related(*MATCH_PAGE_RELATED)
-            .filter(competition__in=visible_competitions(user))
-            .filter(pk=pk)
-            .first()
-        )
+        match = matches.filter(competition__in=visible_competitions(user)).first()
     else:
-        # Visitors: a match of a public competition, by SQL compiled once (scoring/compiled_queries.py).
-        match = compiled_queries.get_one(
-            ("public-match",),
-            lambda: Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=_MATCH, competition__is_public=True),
-            {_MATCH: pk},
-        )
+        match = matches.filter(competition__is_public=True).first()
     if match is None:
         raise Http404("No such match.")
     return match
@@ -100,96 +83,6 @@ def get_visible_match(pk: int, user=None) -> Match:
 def public_matches() -> QuerySet[Match]:
     """Matches of public competitions, for pages about a team, a player or a club."""
     return Match.objects.filter(competition__is_public=True)
-
-
-# -- the protocol of one match ------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class ProtocolSide:
-    """One side's line of one deal: what the protocol says and the engine's numbers."""
-
-    side: str
-    score: int
-    total: int
-    min_before: int
-    breakdown: SideScore
-    natural: int
-    mixed: int
-    red3: int
-    penalty: int
-    melded: bool
-    went_out: bool
-    concealed: bool
-
-
-@dataclass(frozen=True)
-class ProtocolDeal:
-    number: int
-    home: ProtocolSide
-    away: ProtocolSide
-    end: str  # "out", "stock" or "clock"
-    out: str | None
-    concealed: bool
-    warnings: tuple[Problem, ...]
-    ends_match: bool
-
-    @property
-    def sides(self) -> tuple[ProtocolSide, ProtocolSide]:
-        return (self.home, self.away)
-
-
-@dataclass(frozen=True)
-class MatchProtocol:
-    match: Match
-    state: MatchState
-    deals: tuple[ProtocolDeal, ...]
-
-    @property
-    def home_total(self) -> int:
-        return self.state.home_total
-
-    @property
-    def away_total(self) -> int:
-        return self.state.away_total
-
-
-def _protocol_side(replayed: ReplayedDeal, side: str) -> ProtocolSide:
-    entry = replayed.entry
-    side_entry = entry.side(side)
-    return ProtocolSide(
-        side=side,
-        score=replayed.score.side(side).score,
-        total=replayed.total(side),
-        min_before=replayed.min_before(side),
-        breakdown=replayed.score.side(side),
-        natural=side_entry.natural,
-        mixed=side_entry.mixed,
-        red3=side_entry.red3,
-        penalty=side_entry.penalty,
-        melded=entry.melded(side),
-        went_out=entry.out == side,
-        concealed=entry.out == side and entry.concealed,
-    )
-
-
-def match_protocol(match: Match) -> MatchProtocol:
-    """The match's deals replayed by the engine: scores, breakdowns, running totals, minimums."""
-    state = match_state(match)
-    deals = tuple(
-        ProtocolDeal(
-            number=replayed.number,
-            home=_protocol_side(replayed, HOME),
-            away=_protocol_side(replayed, "away"),
-            end=replayed.entry.effective_end,
-            out=replayed.entry.out,
-            concealed=replayed.entry.concealed,
-            warnings=replayed.warnings,
-            ends_match=state.end_deal == replayed.number and state.end is not None,
-        )
-        for replayed in state.deals
-    )
-    return MatchProtocol(match=match, state=state, deals=deals)
 
 
 # -- live rounds ---------------------------------------------------------------------------------

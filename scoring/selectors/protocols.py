@@ -1,0 +1,193 @@
+"""The one read model of a match's protocol (protokoll): its deals (giv) read once and replayed once
+through the engine, under the rules the match is played by.
+
+Every page and document that shows a played protocol takes it from `match_protocol()`: the public
+match page, the secretary's protocol page, the captain's confirmation view, the PDF and the
+workbook. The numbers are raw (int, Decimal); how they look is the template filters' business
+(scoring.templatetags.public_format, one number formatter). `status_text()` is the one way a
+match's state is put in words, and `has_score()` the one answer to "is there a score to show".
+
+Terms: a *side* (lag) is home or away; each deal row carries both sides' line: what the protocol
+says (cards, natural and mixed canastas, red threes, penalty) and the engine's numbers (the score
+with its breakdown, the running total, the opening minimum before the deal).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils.translation import gettext as _, gettext_lazy
+
+from scoring.adapters import deal_to_entry
+from scoring.engine import HOME, MatchState, Problem, ReplayedDeal, SideScore, replay
+from scoring.models import Deal, Match
+
+S = Match.Status
+
+
+@dataclass(frozen=True)
+class ProtocolSide:
+    """One side's line of one deal: what the protocol says and the engine's numbers."""
+
+    side: str
+    cards: int
+    natural: int
+    mixed: int
+    red3: int
+    penalty: int
+    melded: bool
+    score: int
+    total: int
+    min_before: int
+    breakdown: SideScore
+    went_out: bool
+    concealed: bool
+
+
+@dataclass(frozen=True)
+class ProtocolDeal:
+    number: int
+    deal_id: int
+    dealt_at: datetime | None
+    # The minute of the match it was dealt (RULES.md, the protocol file's `dealt`).
+    dealt_minute: float | None
+    home: ProtocolSide
+    away: ProtocolSide
+    end: str  # "out", "stock" or "clock"
+    out: str | None
+    concealed: bool
+    errors: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+    ends_match: bool
+    is_last: bool
+
+    @property
+    def sides(self) -> tuple[ProtocolSide, ProtocolSide]:
+        return (self.home, self.away)
+
+    @property
+    def problems(self) -> tuple[Problem, ...]:
+        return (*self.errors, *self.warnings)
+
+
+@dataclass(frozen=True)
+class MatchProtocol:
+    match: Match
+    state: MatchState
+    deals: tuple[ProtocolDeal, ...]
+
+    @property
+    def rows(self) -> tuple[ProtocolDeal, ...]:
+        return self.deals
+
+    @property
+    def next_number(self) -> int:
+        return len(self.deals) + 1
+
+    @property
+    def played(self) -> bool:
+        return bool(self.state.finished or self.deals)
+
+    @property
+    def home_total(self) -> int:
+        # A walk over has no deals: its award is what the match row stores.
+        return self.state.home_total if self.played else self.match.home_total
+
+    @property
+    def away_total(self) -> int:
+        return self.state.away_total if self.played else self.match.away_total
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.state.finished or self.match.end)
+
+    @property
+    def winner(self) -> str | None:
+        """"home", "away", "draw", or None while there is no result."""
+        if not self.finished:
+            return None
+        return self.match.winner or self.state.winner
+
+    @property
+    def has_score(self) -> bool:
+        return has_score(self.match)
+
+
+def _side(replayed: ReplayedDeal, side: str) -> ProtocolSide:
+    entry = replayed.entry
+    side_entry = entry.side(side)
+    return ProtocolSide(
+        side=side,
+        cards=side_entry.cards,
+        natural=side_entry.natural,
+        mixed=side_entry.mixed,
+        red3=side_entry.red3,
+        penalty=side_entry.penalty,
+        melded=entry.melded(side),
+        score=replayed.score.side(side).score,
+        total=replayed.total(side),
+        min_before=replayed.min_before(side),
+        breakdown=replayed.score.side(side),
+        went_out=entry.out == side,
+        concealed=entry.out == side and entry.concealed,
+    )
+
+
+def match_protocol(match: Match) -> MatchProtocol:
+    """The match's deals, read once and replayed once: scores, breakdowns, running totals,
+    opening minimums, problems, how the match ended."""
+    stored = list(Deal.objects.filter(match_id=match.pk).order_by("number"))
+    state = replay(
+        match.rules,
+        [deal_to_entry(deal, match.started_at) for deal in stored],
+        points=match.points_rules,
+        clock_expired=match.clock_expired,
+    )
+    last = len(stored) - 1
+    deals = tuple(
+        ProtocolDeal(
+            number=replayed.number,
+            deal_id=deal.pk,
+            dealt_at=deal.dealt_at,
+            dealt_minute=replayed.entry.dealt_minute,
+            home=_side(replayed, HOME),
+            away=_side(replayed, "away"),
+            end=replayed.entry.effective_end,
+            out=replayed.entry.out,
+            concealed=replayed.entry.concealed,
+            errors=tuple(replayed.errors),
+            warnings=tuple(replayed.warnings),
+            ends_match=state.end_deal == replayed.number and state.end is not None,
+            is_last=index == last,
+        )
+        for index, (replayed, deal) in enumerate(zip(state.deals, stored))
+    )
+    return MatchProtocol(match=match, state=state, deals=deals)
+
+
+# -- a match's state in words ---------------------------------------------------------------------
+
+STATUS_TEXT = {
+    S.SCHEDULED: gettext_lazy("Not started"),
+    S.IN_PROGRESS: gettext_lazy("In progress"),
+    S.FINISHED: gettext_lazy("Finished, not yet submitted"),
+    S.SUBMITTED: gettext_lazy("Awaiting confirmation"),
+    S.CONFIRMED: gettext_lazy("Confirmed"),
+    S.POSTPONED: gettext_lazy("Postponed"),
+    S.VOID: gettext_lazy("Abandoned"),
+}
+
+
+def status_text(match: Match) -> str:
+    """The match's state as the pages, tables and documents say it (the match's competition read)."""
+    if match.status == S.IN_PROGRESS:
+        return _("In progress, deal %(number)s") % {"number": match.deal_count + 1}
+    if match.status == S.FINISHED and not match.competition.requires_confirmation:
+        return _("Finished")
+    return str(STATUS_TEXT.get(match.status, match.get_status_display()))
+
+
+def has_score(match: Match) -> bool:
+    """Whether the match has a score to show: a deal played, or a walk over's award."""
+    return match.deal_count > 0 or match.end in (Match.End.FORFEIT, Match.End.WARNINGS)
