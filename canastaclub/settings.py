@@ -72,6 +72,14 @@ ALLOWED_HOSTS = env_list(
     ["localhost", "127.0.0.1", "[::1]", "testserver"] if DEBUG else [],
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+# Addresses (or networks, 10.0.0.0/8) of the reverse proxies in front of the site: only a request
+# from one of them has its X-Forwarded-For header believed (scoring/client_address.py).
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
+for _proxy in TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network.") from None
 # A refused form post gets a page in the site's language and style, saying what to do.
 CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 
@@ -91,8 +99,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First, so that everything after it sees the client's own address (TRUSTED_PROXIES).
-    "scoring.proxy.ForwardedClientMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -101,6 +107,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "scoring.middleware.SignedInNoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -189,12 +196,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:my-matches"  # who logs in comes to enter or confirm protocols
 LOGOUT_REDIRECT_URL = "scoring:home"
 
-# Brute-force protection. Lock out a username from one address, not the whole address: a club's
-# secretaries often share one network in the playing hall.
+# Brute-force protection (scoring/login_throttle.py), by the client's real address: a user name
+# from one address is paused after AXES_FAILURE_LIMIT wrong passwords, and one address trying many
+# names after LOGIN_FAILURES_PER_ADDRESS. The right password from another address still gets in.
+AXES_HANDLER = "scoring.login_throttle.LoginThrottleHandler"
 AXES_FAILURE_LIMIT = 5
+LOGIN_FAILURES_PER_ADDRESS = 20
 AXES_COOLOFF_TIME = 1  # hours; registration/locked_out.html says "an hour"
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_CLIENT_IP_CALLABLE = "scoring.client_address.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # --- Languages and time ---------------------------------------------------------------------------
@@ -257,16 +268,6 @@ if not DEBUG:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
 
-# The reverse proxies whose X-Forwarded-For is believed (addresses or networks, comma-separated):
-# behind nginx on the same machine 127.0.0.1. Requests from anywhere else keep their own address,
-# whatever header they carry (scoring/proxy.py).
-TRUSTED_PROXIES = env_list("TRUSTED_PROXIES", [])
-for _proxy in TRUSTED_PROXIES:
-    try:
-        ipaddress.ip_network(_proxy, strict=False)
-    except ValueError:
-        raise ImproperlyConfigured(f"TRUSTED_PROXIES: {_proxy!r} is not an address or network.") from None
-
 # Content Security Policy (django-csp 4): no inline scripts or styles anywhere, so templates use
 # static files only (htmx is configured through a <meta> tag for that reason). frame-ancestors is
 # left out unless configured: X-Frame-Options already denies framing, and the embeddable pages
@@ -327,6 +328,14 @@ LOGGING = {
 # what one server caches or deletes holds for all at once. Redis is only a cache: while it does not
 # answer, the site works from the database and nobody sees an error (scoring/redis_cache.py).
 
+# Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
+# Few entries: a document is up to a few MB, and each server process keeps its own (the data's
+# stamp is in the key, so no server ever hands out an old one).
+DOCUMENTS_CACHE = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "canasta-documents",
+    "OPTIONS": {"MAX_ENTRIES": 50},
+}
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
@@ -337,7 +346,8 @@ if REDIS_URL:
             # Seconds to wait for Redis before working without it: on loopback or a LAN it answers
             # in well under a millisecond, and a page must not hang on a lost Redis.
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
-        }
+        },
+        "documents": DOCUMENTS_CACHE,
     }
     # Sessions are written to the database and kept in Redis too, so a signed-in request reads
     # its session from Redis; when Redis does not answer, from the database. Every server knows
@@ -349,10 +359,16 @@ else:
             "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
             "LOCATION": "canasta",
             "OPTIONS": {"MAX_ENTRIES": 5000},
-        }
+        },
+        "documents": DOCUMENTS_CACHE,
     }
     # Sessions in the database only: a process's own memory would not see another's logout.
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# Documents a visitor who is not signed in may ask for in a minute, counted by the client's real
+# address; more get a "please wait" page (429). Each server process counts for itself unless the
+# default cache is shared (Redis), so with N processes a client may get up to N times as many.
+DOCUMENTS_PER_MINUTE = env_int("DJANGO_DOCUMENTS_PER_MINUTE", 12)
 
 # --- Tables ---------------------------------------------------------------------------------------
 

@@ -142,7 +142,7 @@ class Cluster:
                 "DJANGO_ALLOWED_HOSTS": f"{HOST},localhost",
                 "DATABASE_URL": self.database_url,
                 "REDIS_URL": self.redis_url,
-                "TRUSTED_PROXIES": HOST,
+                "DJANGO_TRUSTED_PROXIES": HOST,
                 "DJANGO_STATIC_ROOT": str(self.static_root),
                 "SITE_URL": f"http://{HOST}:{self.port}",
                 # Plain HTTP on loopback: no redirect to HTTPS, cookies without the Secure flag.

@@ -12,8 +12,8 @@ import os
 workers = int(os.environ.get("GUNICORN_WORKERS") or multiprocessing.cpu_count() + 1)
 threads = int(os.environ.get("GUNICORN_THREADS") or 2)
 # The proxies whose forwarding headers gunicorn believes: the same list the site believes
-# X-Forwarded-For from (TRUSTED_PROXIES), nginx on this machine unless said otherwise.
-forwarded_allow_ips = os.environ.get("TRUSTED_PROXIES") or "127.0.0.1,::1"
+# X-Forwarded-For from (DJANGO_TRUSTED_PROXIES), nginx on this machine unless said otherwise.
+forwarded_allow_ips = os.environ.get("DJANGO_TRUSTED_PROXIES") or "127.0.0.1,::1"
 # A restart (an upgrade, one server at a time) lets requests under way finish first.
 graceful_timeout = 20
 timeout = 60

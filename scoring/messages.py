@@ -75,6 +75,7 @@ FILE_ERROR_TEXTS = {
     "not-text": _("The file is not a CSV text file."),
     "not-xlsx": _("The file is not a readable Excel workbook (xlsx)."),
     "too-large": _("The file is too large for a protocol."),
+    "formula": _("The cell holds a formula (%(value)s); write the number itself instead."),
     "no-header": _("The file has no header row."),
     "empty-column-name": _("Column %(position)s of the header has no name."),
     "unknown-column": _("Unknown column."),

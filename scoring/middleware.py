@@ -15,3 +15,19 @@ class SwedishFirstMiddleware:
     def __call__(self, request):
         request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
         return self.get_response(request)
+
+
+class SignedInNoStoreMiddleware:
+    """Pages for a signed-in user are theirs alone: `Cache-Control: private, no-store`, so that
+    neither a shared cache (a proxy) nor the browser's disk keeps a secretary's pages, which a
+    later user of the same club computer could then see with the Back button."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            response["Cache-Control"] = "private, no-store"
+        return response

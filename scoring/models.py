@@ -468,3 +468,42 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.team}"
+
+
+class Invitation(models.Model):
+    """A competition's invitation to a team of another club. The team takes part (is one of the
+    competition's teams) only once its club's secretary accepts: until then nothing about it is
+    public and it plays no match, so no club can publish results for another club's team.
+    Written by the invitation services only."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("waiting for an answer")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="invitations")
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("invited by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    invited_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("answered by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["-invited_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "team"], name="invitation_unique_per_team"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition}: {self.team}"

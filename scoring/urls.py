@@ -4,96 +4,104 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 (public, secretary, manage, exports) from scoring.views.
 """
 
-from django.urls import path
+from django.urls import path, register_converter
+
+from scoring.converters import IdConverter, NumberConverter
 
 from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
 
+# Numbers in paths are bounded to their database columns (scoring/converters.py): a number beyond
+# them is 404, not a server error. Use <id:pk> and <number:number>, never <int:...>.
+register_converter(IdConverter, "id")
+register_converter(NumberConverter, "number")
+
 urlpatterns = [
     # public: anyone, no login
     path("", public.StartPageView.as_view(), name="home"),
     # -- public: competitions, rounds, matches, teams, players, clubs; embeds and feeds; hall clock
     path("competitions/", public.CompetitionListView.as_view(), name="competition-list"),
-    path("competitions/<int:pk>/", public.CompetitionDetailView.as_view(), name="competition-detail"),
-    path("competitions/<int:pk>/live/", public.CompetitionLiveView.as_view(), name="competition-live"),
-    path("competitions/<int:pk>/rounds/", public.CompetitionRoundsView.as_view(), name="competition-rounds"),
-    path("competitions/<int:pk>/embed/", public_feeds.CompetitionEmbedView.as_view(), name="competition-embed"),
-    path("competitions/<int:pk>/feed.json", public_feeds.CompetitionFeedView.as_view(), name="competition-feed"),
-    path("competitions/<int:pk>/rounds/<int:number>/", public.RoundDetailView.as_view(), name="round-detail"),
-    path("competitions/<int:pk>/rounds/<int:number>/live/", public.RoundLiveView.as_view(), name="round-live"),
-    path("competitions/<int:pk>/rounds/<int:number>/clock/", public_clock.HallClockView.as_view(), name="round-clock"),
+    path("competitions/<id:pk>/", public.CompetitionDetailView.as_view(), name="competition-detail"),
+    path("competitions/<id:pk>/live/", public.CompetitionLiveView.as_view(), name="competition-live"),
+    path("competitions/<id:pk>/rounds/", public.CompetitionRoundsView.as_view(), name="competition-rounds"),
+    path("competitions/<id:pk>/embed/", public_feeds.CompetitionEmbedView.as_view(), name="competition-embed"),
+    path("competitions/<id:pk>/feed.json", public_feeds.CompetitionFeedView.as_view(), name="competition-feed"),
+    path("competitions/<id:pk>/rounds/<number:number>/", public.RoundDetailView.as_view(), name="round-detail"),
+    path("competitions/<id:pk>/rounds/<number:number>/live/", public.RoundLiveView.as_view(), name="round-live"),
+    path("competitions/<id:pk>/rounds/<number:number>/clock/", public_clock.HallClockView.as_view(), name="round-clock"),
     path(
-        "competitions/<int:pk>/rounds/<int:number>/clock/live/",
+        "competitions/<id:pk>/rounds/<number:number>/clock/live/",
         public_clock.HallClockPartialView.as_view(),
         name="round-clock-live",
     ),
     path(
-        "competitions/<int:pk>/rounds/<int:number>/clock/start/",
+        "competitions/<id:pk>/rounds/<number:number>/clock/start/",
         public_clock.HallClockStartView.as_view(),
         name="round-clock-start",
     ),
-    path("matches/<int:pk>/", public.MatchDetailView.as_view(), name="match-detail"),
-    path("matches/<int:pk>/live/", public.MatchLiveView.as_view(), name="match-live"),
-    path("teams/<int:pk>/", public.TeamDetailView.as_view(), name="team-detail"),
-    path("teams/<int:pk>/fixtures.ics", public_feeds.TeamCalendarView.as_view(), name="team-calendar"),
-    path("players/<int:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
+    path("matches/<id:pk>/", public.MatchDetailView.as_view(), name="match-detail"),
+    path("matches/<id:pk>/live/", public.MatchLiveView.as_view(), name="match-live"),
+    path("teams/<id:pk>/", public.TeamDetailView.as_view(), name="team-detail"),
+    path("teams/<id:pk>/fixtures.ics", public_feeds.TeamCalendarView.as_view(), name="team-calendar"),
+    path("players/<id:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
     path("clubs/", public.ClubListView.as_view(), name="club-list"),
-    path("clubs/<int:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
+    path("clubs/<id:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
     # -- end of public
     # secretary: enter and confirm protocols
     # -- secretary: my matches, the protocol page, its live check and the match lifecycle
     path("my-matches/", secretary.MyMatchesView.as_view(), name="my-matches"),
-    path("matches/<int:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
-    path("matches/<int:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
-    path("matches/<int:pk>/protocol/upload/", secretary_upload.ProtocolUploadView.as_view(), name="match-protocol-upload"),
-    path("matches/<int:pk>/deals/<int:number>/correct/", secretary.DealCorrectView.as_view(), name="deal-correct"),
-    path("matches/<int:pk>/deals/remove-last/", secretary.DealDeleteLastView.as_view(), name="deal-delete-last"),
-    path("matches/<int:pk>/start/", secretary_actions.MatchStartView.as_view(), name="match-start"),
-    path("matches/<int:pk>/clock/", secretary_actions.MatchClockView.as_view(), name="match-clock"),
-    path("matches/<int:pk>/walk-over/", secretary_actions.MatchForfeitView.as_view(), name="match-forfeit"),
-    path("matches/<int:pk>/postpone/", secretary_actions.MatchPostponeView.as_view(), name="match-postpone"),
-    path("matches/<int:pk>/void/", secretary_actions.MatchVoidView.as_view(), name="match-void"),
-    path("matches/<int:pk>/submit/", secretary_actions.MatchSubmitView.as_view(), name="match-submit"),
-    path("matches/<int:pk>/confirm/", secretary_actions.MatchConfirmView.as_view(), name="match-confirm"),
-    path("matches/<int:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
+    path("matches/<id:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
+    path("matches/<id:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
+    path("matches/<id:pk>/protocol/upload/", secretary_upload.ProtocolUploadView.as_view(), name="match-protocol-upload"),
+    path("matches/<id:pk>/deals/<number:number>/correct/", secretary.DealCorrectView.as_view(), name="deal-correct"),
+    path("matches/<id:pk>/deals/remove-last/", secretary.DealDeleteLastView.as_view(), name="deal-delete-last"),
+    path("matches/<id:pk>/start/", secretary_actions.MatchStartView.as_view(), name="match-start"),
+    path("matches/<id:pk>/clock/", secretary_actions.MatchClockView.as_view(), name="match-clock"),
+    path("matches/<id:pk>/walk-over/", secretary_actions.MatchForfeitView.as_view(), name="match-forfeit"),
+    path("matches/<id:pk>/postpone/", secretary_actions.MatchPostponeView.as_view(), name="match-postpone"),
+    path("matches/<id:pk>/void/", secretary_actions.MatchVoidView.as_view(), name="match-void"),
+    path("matches/<id:pk>/submit/", secretary_actions.MatchSubmitView.as_view(), name="match-submit"),
+    path("matches/<id:pk>/confirm/", secretary_actions.MatchConfirmView.as_view(), name="match-confirm"),
+    path("matches/<id:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
     # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches
     # -- manage: a club's players and teams, its competitions, their rounds and matches
     path("manage/", manage.ManageHomeView.as_view(), name="manage-home"),
-    path("manage/clubs/<int:pk>/", manage.ClubManageView.as_view(), name="manage-club"),
-    path("manage/clubs/<int:pk>/players/new/", manage.PlayerCreateView.as_view(), name="manage-player-create"),
-    path("manage/players/<int:pk>/", manage.PlayerUpdateView.as_view(), name="manage-player-edit"),
-    path("manage/clubs/<int:pk>/teams/new/", manage.TeamCreateView.as_view(), name="manage-team-create"),
-    path("manage/teams/<int:pk>/", manage.TeamUpdateView.as_view(), name="manage-team-edit"),
-    path("manage/clubs/<int:pk>/competitions/new/", manage.CompetitionCreateView.as_view(), name="manage-competition-create"),
-    path("manage/competitions/<int:pk>/", manage.CompetitionManageView.as_view(), name="manage-competition"),
-    path("manage/competitions/<int:pk>/edit/", manage.CompetitionUpdateView.as_view(), name="manage-competition-edit"),
-    path("manage/competitions/<int:pk>/rounds/new/", manage.RoundCreateView.as_view(), name="manage-round-create"),
-    path("manage/rounds/<int:pk>/", manage.RoundUpdateView.as_view(), name="manage-round-edit"),
-    path("manage/competitions/<int:pk>/matches/new/", manage.MatchCreateView.as_view(), name="manage-match-create"),
-    path("manage/matches/<int:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
+    path("manage/clubs/<id:pk>/", manage.ClubManageView.as_view(), name="manage-club"),
+    path("manage/clubs/<id:pk>/players/new/", manage.PlayerCreateView.as_view(), name="manage-player-create"),
+    path("manage/players/<id:pk>/", manage.PlayerUpdateView.as_view(), name="manage-player-edit"),
+    path("manage/clubs/<id:pk>/teams/new/", manage.TeamCreateView.as_view(), name="manage-team-create"),
+    path("manage/teams/<id:pk>/", manage.TeamUpdateView.as_view(), name="manage-team-edit"),
+    path("manage/clubs/<id:pk>/competitions/new/", manage.CompetitionCreateView.as_view(), name="manage-competition-create"),
+    path("manage/competitions/<id:pk>/", manage.CompetitionManageView.as_view(), name="manage-competition"),
+    path("manage/competitions/<id:pk>/edit/", manage.CompetitionUpdateView.as_view(), name="manage-competition-edit"),
+    path("manage/competitions/<id:pk>/rounds/new/", manage.RoundCreateView.as_view(), name="manage-round-create"),
+    path("manage/rounds/<id:pk>/", manage.RoundUpdateView.as_view(), name="manage-round-edit"),
+    path("manage/competitions/<id:pk>/matches/new/", manage.MatchCreateView.as_view(), name="manage-match-create"),
+    path("manage/matches/<id:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
+    path("manage/invitations/", manage.InvitationListView.as_view(), name="manage-invitations"),
     # -- end of manage
     # exports: PDF and Excel downloads
     # -- exports: documents of a match, a round, the standings and a whole competition
-    path("matches/<int:pk>/protocol.pdf", exports.MatchProtocolPdfView.as_view(), name="match-protocol-pdf"),
-    path("matches/<int:pk>/protocol.xlsx", exports.MatchProtocolXlsxView.as_view(), name="match-protocol-xlsx"),
-    path("competitions/<int:pk>/standings.pdf", exports.StandingsPdfView.as_view(), name="standings-pdf"),
-    path("competitions/<int:pk>/standings.xlsx", exports.StandingsXlsxView.as_view(), name="standings-xlsx"),
-    path("competitions/<int:pk>/competition.pdf", exports.CompetitionPdfView.as_view(), name="competition-pdf"),
-    path("competitions/<int:pk>/competition.xlsx", exports.CompetitionXlsxView.as_view(), name="competition-xlsx"),
-    path("competitions/<int:pk>/rounds/<int:number>/results.pdf", exports.RoundResultsPdfView.as_view(), name="round-results-pdf"),
-    path("competitions/<int:pk>/rounds/<int:number>/results.xlsx", exports.RoundResultsXlsxView.as_view(), name="round-results-xlsx"),
+    path("matches/<id:pk>/protocol.pdf", exports.MatchProtocolPdfView.as_view(), name="match-protocol-pdf"),
+    path("matches/<id:pk>/protocol.xlsx", exports.MatchProtocolXlsxView.as_view(), name="match-protocol-xlsx"),
+    path("competitions/<id:pk>/standings.pdf", exports.StandingsPdfView.as_view(), name="standings-pdf"),
+    path("competitions/<id:pk>/standings.xlsx", exports.StandingsXlsxView.as_view(), name="standings-xlsx"),
+    path("competitions/<id:pk>/competition.pdf", exports.CompetitionPdfView.as_view(), name="competition-pdf"),
+    path("competitions/<id:pk>/competition.xlsx", exports.CompetitionXlsxView.as_view(), name="competition-xlsx"),
+    path("competitions/<id:pk>/rounds/<number:number>/results.pdf", exports.RoundResultsPdfView.as_view(), name="round-results-pdf"),
+    path("competitions/<id:pk>/rounds/<number:number>/results.xlsx", exports.RoundResultsXlsxView.as_view(), name="round-results-xlsx"),
     path(
-        "competitions/<int:pk>/rounds/<int:number>/protocols.pdf",
+        "competitions/<id:pk>/rounds/<number:number>/protocols.pdf",
         exports.RoundBlankProtocolsPdfView.as_view(),
         name="round-protocols-pdf",
     ),
     # -- end of exports
     # -- schedules: generate a league schedule, pair a tournament round, import fixtures
-    path("manage/competitions/<int:pk>/schedule/generate/", schedule_views.ScheduleGenerateView.as_view(), name="manage-schedule-generate"),
-    path("manage/competitions/<int:pk>/schedule/pair/", schedule_views.SchedulePairRoundView.as_view(), name="manage-schedule-pair"),
-    path("manage/competitions/<int:pk>/schedule/import/", schedule_views.FixturesImportView.as_view(), name="manage-fixtures-import"),
+    path("manage/competitions/<id:pk>/schedule/generate/", schedule_views.ScheduleGenerateView.as_view(), name="manage-schedule-generate"),
+    path("manage/competitions/<id:pk>/schedule/pair/", schedule_views.SchedulePairRoundView.as_view(), name="manage-schedule-pair"),
+    path("manage/competitions/<id:pk>/schedule/import/", schedule_views.FixturesImportView.as_view(), name="manage-fixtures-import"),
     # -- end of schedules
 ]

@@ -19,12 +19,15 @@ def _fast_password_hashing(settings):
 
 @pytest.fixture(autouse=True)
 def _empty_cache():
-    """Each test starts with an empty cache, as a fresh server process would."""
-    from django.core.cache import cache
+    """Each test starts with empty caches (the made documents, the visitors' document counts), as a
+    fresh server process would."""
+    from django.core.cache import caches
 
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
     yield
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
 
 
 @pytest.fixture

@@ -25,6 +25,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _, pgettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.cell.cell import ERROR_CODES
 from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 
@@ -85,6 +86,27 @@ def cell_value(value: Any) -> Any:
     return str(value)
 
 
+def text_cell(sheet: WriteOnlyWorksheet, text: str) -> WriteOnlyCell:
+    """A cell that holds `text` as text. openpyxl would store a text that begins with "=" as a
+    formula and "#N/A" as an error: a team named =HYPERLINK(...) would become a live link in every
+    workbook. Text that users typed is shown as typed, never evaluated."""
+    cell = WriteOnlyCell(sheet, value=None)
+    cell.value = text
+    cell.data_type = "s"
+    return cell
+
+
+def _needs_text_cell(value: Any) -> bool:
+    return type(value) is str and (value[:1] == "=" or value in ERROR_CODES)
+
+
+def _as_text(sheet: WriteOnlyWorksheet, row: Sequence[Any]) -> Sequence[Any]:
+    """The row with every text that a spreadsheet would evaluate wrapped as a text cell."""
+    if any(_needs_text_cell(value) for value in row):
+        return [text_cell(sheet, value) if _needs_text_cell(value) else value for value in row]
+    return row
+
+
 def _width(value: Any) -> int:
     if value is None:
         return 0
@@ -123,26 +145,27 @@ def write_sheet(
     for line, row in enumerate(heading):
         cells = []
         for value in row:
-            cell = WriteOnlyCell(sheet, value=cell_value(value))
+            value = cell_value(value)
+            cell = text_cell(sheet, value) if _needs_text_cell(value) else WriteOnlyCell(sheet, value=value)
             if line == 0:
                 cell.font = TITLE
             cells.append(cell)
         sheet.append(cells)
     header_cells = []
     for value in header:
-        cell = WriteOnlyCell(sheet, value=value)
+        cell = text_cell(sheet, value) if _needs_text_cell(value) else WriteOnlyCell(sheet, value=value)
         cell.font = BOLD
         cell.alignment = WRAP
         header_cells.append(cell)
     sheet.append(header_cells)
     for row in sample:
-        sheet.append(row)
+        sheet.append(_as_text(sheet, row))
     if not convert:
         for row in rows:
-            sheet.append(row)
+            sheet.append(_as_text(sheet, row))
         return sheet
     for row in rows:
-        sheet.append([value if type(value) in _PLAIN_TYPES else cell_value(value) for value in row])
+        sheet.append(_as_text(sheet, [value if type(value) in _PLAIN_TYPES else cell_value(value) for value in row]))
     return sheet
 
 

@@ -75,3 +75,7 @@ __all__ += [
     "round_save",
     "team_save",
 ]
+
+from .invitations import invitation_answer, invitations_sync  # noqa: E402
+
+__all__ += ["invitation_answer", "invitations_sync"]

@@ -25,6 +25,7 @@ from scoring.selectors import with_play
 
 from .audit import audit_log, match_snapshot
 from .errors import DomainError, MatchStateError, StaleMatchError
+from .invitations import invitations_sync
 
 __all__ = [
     "competition_save",
@@ -96,7 +97,8 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     """Create or change a competition the user's club organises, and choose its teams.
 
     Teams that already have a match in the competition stay in it: removing them would orphan
-    their matches."""
+    their matches. A chosen team of another club is invited, and enters when its club accepts
+    (services.invitations)."""
     _require(permissions.can_manage_competition(user, competition))
     if competition.pk:
         stored = Competition.objects.select_related("organiser").get(pk=competition.pk)
@@ -115,7 +117,7 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
                 _("These teams have matches in the competition and cannot be removed: %(names)s.")
                 % {"names": names}
             )
-        competition.teams.set(teams)
+        competition.teams.set(invitations_sync(user=user, competition=competition, teams=teams))
     return competition
 
 

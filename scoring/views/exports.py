@@ -14,16 +14,27 @@ when a document is asked for: WeasyPrint is heavy, and most requests never need 
 
 from __future__ import annotations
 
+import hashlib
+import time
+from functools import cached_property
+
+from django.conf import settings
 from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
+from django.utils import timezone
+from django.utils.translation import get_language
 from django.views import View
 
 from scoring import permissions
+from scoring.client_address import client_address
+from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.public import get_visible_competition, visible_competitions
+from scoring.selectors.stamps import competition_document_stamp
 
 
 def export_response(export: Export) -> HttpResponse:
@@ -35,23 +46,82 @@ def export_response(export: Export) -> HttpResponse:
     return response
 
 
+# A document takes up to a few seconds to make (a competition PDF 2-3 s), so a made one is kept in
+# the "documents" cache until the data it shows changes (the stamp is in the key); and a visitor who
+# is not signed in may ask for DOCUMENTS_PER_MINUTE documents a minute, counted by the client's
+# real address, so that a few clients asking again and again cannot slow every page down.
+DOCUMENT_CACHE_SECONDS = 24 * 60 * 60
+LARGEST_CACHED_DOCUMENT = 4 * 1024 * 1024
+RATE_WINDOW_SECONDS = 60
+
+
+def too_many_documents(request) -> bool:
+    """Count this request against its client's allowance of the current minute."""
+    if request.user.is_authenticated:
+        return False
+    window = int(time.time() // RATE_WINDOW_SECONDS)
+    key = f"documents-asked:{client_address(request)}:{window}"
+    counter = caches["default"]
+    counter.add(key, 0, RATE_WINDOW_SECONDS * 2)
+    try:
+        asked = counter.incr(key)
+    except ValueError:  # the entry was evicted between add and incr: count this one as the first
+        counter.set(key, 1, RATE_WINDOW_SECONDS * 2)
+        asked = 1
+    return asked > settings.DOCUMENTS_PER_MINUTE
+
+
+def too_many_documents_response(request) -> HttpResponse:
+    seconds = RATE_WINDOW_SECONDS - int(time.time()) % RATE_WINDOW_SECONDS
+    response = render(request, "429.html", {"seconds": seconds}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
 class ExportView(View):
-    """GET returns the document made by `export()`."""
+    """GET returns the document made by `export()`; a view whose `stamp()` names the data the
+    document shows has it kept until that data changes."""
 
     http_method_names = ["get", "head"]
 
     def export(self) -> Export:
         raise NotImplementedError
 
+    def stamp(self) -> str | None:
+        """A text that changes when the document would; None: make it every time. May raise 404."""
+        return None
+
     def get(self, request, *args, **kwargs):
-        return export_response(self.export())
+        if too_many_documents(request):
+            return too_many_documents_response(request)
+        stamp = self.stamp()
+        if stamp is None:
+            return export_response(self.export())
+        parts = [type(self).__name__, *map(str, kwargs.values()), request.GET.get("round", ""),
+                 get_language(), timezone.localdate().isoformat(), stamp]  # fmt: skip
+        key = "document:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
+        documents = caches["documents"]
+        cached = documents.get(key)
+        if cached is not None:
+            return export_response(Export(*cached))
+        export = self.export()
+        if len(export.content) <= LARGEST_CACHED_DOCUMENT:
+            documents.set(key, tuple(export), DOCUMENT_CACHE_SECONDS)
+        return export_response(export)
 
 
 # -- a match ------------------------------------------------------------------------------------
 
 
 class MatchExportMixin:
+    def stamp(self) -> str:
+        return competition_document_stamp(self.get_match().competition)
+
     def get_match(self) -> Match:
+        return self.visible_match
+
+    @cached_property
+    def visible_match(self) -> Match:
         match = get_object_or_404(
             Match.objects.select_related("competition", "home_team", "away_team"), pk=self.kwargs["pk"]
         )
@@ -80,7 +150,14 @@ class MatchProtocolXlsxView(MatchExportMixin, ExportView):
 
 
 class CompetitionExportMixin:
+    def stamp(self) -> str:
+        return competition_document_stamp(self.get_competition())
+
     def get_competition(self) -> Competition:
+        return self.visible_competition
+
+    @cached_property
+    def visible_competition(self) -> Competition:
         return get_visible_competition(self.kwargs["pk"], self.request.user)
 
     def get_round(self) -> Round:
@@ -93,7 +170,8 @@ class CompetitionExportMixin:
         raw = self.request.GET.get("round", "").strip()
         if not raw:
             return None
-        if not raw.isdigit() or int(raw) < 1:
+        # A number beyond any round (a round number is a small integer column) is no round either.
+        if not (raw.isascii() and raw.isdigit()) or len(raw) > 5 or not 1 <= int(raw) <= LARGEST_NUMBER:
             raise Http404("No such round.")
         return int(raw)
 

@@ -48,6 +48,7 @@ class ManageHomeView(LoginRequiredMixin, TemplateView):
             competitions = competitions.filter(organiser__in=user.secretary_of.all())
         context["clubs"] = clubs
         context["competitions"] = competitions.annotate(match_count=Count("matches"))
+        context["waiting_invitations"] = club_invitations(user).filter(status="pending").count()
         return context
 
 
@@ -281,6 +282,7 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
             "home_team", "away_team"
         )
         context["rules"] = competition.rules
+        context["invitations"] = competition.invitations.exclude(status="accepted").select_related("team__club")
         return context
 
 
@@ -388,3 +390,55 @@ __all__ = [
     "TeamCreateView",
     "TeamUpdateView",
 ]
+
+
+# -- invitations: another club's competition asks for one of the club's teams ---------------------
+
+
+def club_invitations(user):
+    """Invitations to the teams of the clubs the user manages, waiting ones first."""
+    from scoring.models import Invitation
+
+    invitations = Invitation.objects.select_related("competition__organiser", "team__club", "invited_by")
+    if not permissions.is_site_admin(user):
+        invitations = invitations.filter(team__club__in=user.secretary_of.all())
+    return invitations.order_by("-status", "-invited_at")  # "pending" sorts after "declined"/"accepted"
+
+
+class InvitationListView(LoginRequiredMixin, View):
+    """The invitations of the user's clubs' teams: accept or decline the waiting ones."""
+
+    template_name = "scoring/manage/invitations.html"
+
+    def page(self, request, *, error=None, status=200):
+        from scoring.models import Invitation
+
+        invitations = list(club_invitations(request.user)[:200])
+        pending = [i for i in invitations if i.status == Invitation.Status.PENDING]
+        answered = [i for i in invitations if i.status != Invitation.Status.PENDING]
+        context = {"pending": pending, "answered": answered, "error": error}
+        return render(request, self.template_name, context, status=status)
+
+    def get(self, request):
+        return self.page(request)
+
+    def post(self, request):
+        from scoring.models import Invitation
+
+        answer = request.POST.get("answer")
+        raw = request.POST.get("invitation", "")
+        if answer not in ("accept", "decline") or not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
+            return self.page(request, error=_("Choose to accept or decline an invitation."), status=400)
+        invitation = get_object_or_404(Invitation.objects.select_related("team__club"), pk=int(raw))
+        if not permissions.can_manage_club(request.user, invitation.team.club):
+            raise PermissionDenied
+        try:
+            invitation = services.invitation_answer(user=request.user, invitation=invitation, accept=answer == "accept")
+        except services.DomainError as refusal:
+            return self.page(request, error=refusal.message, status=CONFLICT)
+        names = {"team": invitation.team.name, "competition": str(invitation.competition)}
+        if invitation.status == Invitation.Status.ACCEPTED:
+            messages.success(request, _("%(team)s now takes part in %(competition)s.") % names)
+        else:
+            messages.success(request, _("You declined: %(team)s does not take part in %(competition)s.") % names)
+        return HttpResponseRedirect(reverse("scoring:manage-invitations"))

@@ -81,7 +81,7 @@ def test_a_session_started_on_server_a_is_valid_on_server_b(setup):
 
 def test_login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address(setup):
     """nginx replaces X-Forwarded-For with the address that connected to it, and the app servers
-    believe that header only from the proxy (TRUSTED_PROXIES). Clients connect from 127.0.0.2 and
+    believe that header only from the proxy (DJANGO_TRUSTED_PROXIES). Clients connect from 127.0.0.2 and
     127.0.0.3 (this machine too, but not the proxy's address)."""
     forged = {"X-Forwarded-For": "203.0.113.9"}
     Browser(setup.proxy, source="127.0.0.2").login("nobody-here", password="wrong", headers=forged)

@@ -106,8 +106,9 @@ def test_a_workbook_whose_dimension_is_wider_than_its_cells_is_read():
     assert [deal.home.cards for deal in read_protocol(wide, "p.xlsx")] == [5, 10]
 
 
-def test_a_formula_with_a_saved_value_is_read_as_its_value():
-    """What Excel or LibreOffice save: the formula and its last computed value."""
+def test_a_formula_with_a_saved_value_is_refused():
+    """What Excel or LibreOffice save: the formula and its last computed value. The value is what
+    the program computed, not what the secretary wrote, so the cell is refused and named."""
     from .hostile_files import SHEET, patch_xlsx
 
     data = xlsx_bytes([("deal", "home_cards", "away_cards"), (1, 5, 0)])
@@ -115,8 +116,11 @@ def test_a_formula_with_a_saved_value_is_read_as_its_value():
         data, SHEET, lambda xml: xml.replace(b'<c r="B2" t="n"><v>5</v></c>', b'<c r="B2"><f>2+3</f><v>5</v></c>')
     )
     assert cached != data
-    (entry,) = read_protocol(cached, "p.xlsx")
-    assert entry.home.cards == 5
+    with pytest.raises(ProtocolFileError) as info:
+        read_protocol(cached, "p.xlsx")
+    assert (info.value.code, info.value.line, info.value.column) == ("formula", 2, "home_cards")
+    with translation.override("en"):
+        assert "formula (=2+3)" in file_error_message(info.value)
 
 
 def test_the_upload_limit_is_one_megabyte():

@@ -267,6 +267,16 @@ def fixtures_import_case(w):
     }
 
 
+def invitation_answer_case(w):
+    """The home club's cup invites a team of the away club: the away club's secretary answers."""
+    from scoring.models import Invitation
+
+    competition = f.make_competition(organiser=w.home_club, name="Cupen")
+    team = f.make_team("Inbjudna laget", club=w.away_club)
+    invitation = Invitation.objects.create(competition=competition, team=team, invited_by=w.users["home_secretary"])
+    return reverse("scoring:manage-invitations"), {"invitation": invitation.pk, "answer": "accept"}
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 MATRIX: dict[str, Case] = {
@@ -302,6 +312,8 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-schedule-generate": Case(KEEPER, schedule_generate_case),
     "scoring:manage-schedule-pair": Case(KEEPER, schedule_pair_case),
     "scoring:manage-fixtures-import": Case(KEEPER, fixtures_import_case),
+    # invitations (manage.py): the invited team's club answers
+    "scoring:manage-invitations": Case(frozenset({"away_secretary", "admin"}), invitation_answer_case),
 }
 
 # Views that accept POST but are not about club, competition or match data, with the reason.

@@ -189,7 +189,9 @@ def test_a_secretary_creates_a_competition_with_teams(client, s):
     assert response.status_code == 302
     competition = Competition.objects.get(name="Vårserien")
     assert competition.organiser == s["club"]
-    assert set(competition.teams.all()) == {s["team_a"], s["team_b"]}
+    # Lag B is another club's: invited, and it takes part once its club accepts.
+    assert set(competition.teams.all()) == {s["team_a"]}
+    assert competition.invitations.get().team == s["team_b"]
     assert response["Location"] == reverse("scoring:manage-competition", args=[competition.pk])
 
 

@@ -1,0 +1,36 @@
+"""The stamp of what a competition's documents show: a short text that changes whenever anything
+printed in its PDFs and workbooks changes, read with a few plain queries.
+
+A document (standings, results, a protocol, the whole competition) is made from the competition's
+own row (name, rules, points), its rounds (numbers, dates), its teams and their players and clubs,
+its byes and its matches. Every service that changes a match saves it, which moves its updated_at and
+version; so the matches' largest updated_at, their count and the sum of their versions stand for all
+of them, and for their deals. The other rows are few and are read as they are.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.db.models import Count, Max, Sum
+
+from scoring.models import Bye, Club, Competition, Match
+
+
+def competition_document_stamp(competition: Competition) -> str:
+    matches = Match.objects.filter(competition=competition).aggregate(
+        count=Count("id"), updated=Max("updated_at"), versions=Sum("version")
+    )
+    parts = [
+        sorted(matches.items()),
+        list(Competition.objects.filter(pk=competition.pk).values_list()),
+        list(Club.objects.filter(pk=competition.organiser_id).values_list("name")),
+        list(competition.rounds.order_by("number").values_list("number", "date")),
+        list(
+            competition.teams.order_by("pk").values_list(
+                "pk", "name", "club__name", "player_one__name", "player_two__name"
+            )
+        ),
+        list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")),
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

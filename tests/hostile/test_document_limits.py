@@ -1,0 +1,88 @@
+"""Expensive documents: a made PDF or workbook is kept until the data it shows changes, and a
+visitor who is not signed in may ask for only so many documents a minute (by the client's real
+address), after which a friendly page in the site's language says to wait."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring.exports import pdf, xlsx
+from scoring.models import Team
+from tests import factories as f
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def made(monkeypatch):
+    """Counts the documents actually made."""
+    calls = []
+    real_pdf, real_xlsx = pdf.standings_pdf, xlsx.standings_xlsx
+
+    def standings_pdf(*args, **kwargs):
+        calls.append("pdf")
+        return real_pdf(*args, **kwargs)
+
+    def standings_xlsx(*args, **kwargs):
+        calls.append("xlsx")
+        return real_xlsx(*args, **kwargs)
+
+    monkeypatch.setattr(pdf, "standings_pdf", standings_pdf)
+    monkeypatch.setattr(xlsx, "standings_xlsx", standings_xlsx)
+    return calls
+
+
+def test_a_document_is_made_once_until_its_data_changes(client, made):
+    setup = f.protocol_setup()
+    match = setup["match"]
+    url = reverse("scoring:standings-xlsx", args=[match.competition_id])
+    first = client.get(url)
+    second = client.get(url)
+    assert first.status_code == second.status_code == 200
+    assert first.content == second.content
+    assert made == ["xlsx"]
+
+    # A deal recorded: the standings may have changed, the document is made again.
+    f.play_match(match, setup["secretary"], entries=f.EXPORT_SAMPLE_DEALS[:1])
+    client.get(url)
+    assert made == ["xlsx", "xlsx"]
+    # A team renamed: its name is in the document.
+    Team.objects.filter(pk=setup["home"].pk).update(name="Nya namnet")
+    assert b"Nya namnet" not in first.content
+    client.get(url)
+    assert made == ["xlsx", "xlsx", "xlsx"]
+    # Another round's standings are another document.
+    client.get(url + "?round=1")
+    assert made == ["xlsx", "xlsx", "xlsx", "xlsx"]
+
+
+def test_a_visitor_asking_again_and_again_gets_a_friendly_page_in_swedish(client, settings):
+    settings.DOCUMENTS_PER_MINUTE = 3
+    match = f.protocol_setup()["match"]
+    url = reverse("scoring:standings-pdf", args=[match.competition_id])
+    for _ in range(3):
+        assert client.get(url, REMOTE_ADDR="198.51.100.66").status_code == 200
+    refused = client.get(url, REMOTE_ADDR="198.51.100.66")
+    assert refused.status_code == 429
+    assert 1 <= int(refused["Retry-After"]) <= 60
+    page = refused.content.decode()
+    assert '<html lang="sv">' in page
+    assert "Vänta en stund" in page
+    # Another visitor, and a signed-in secretary at the same address, still get their documents.
+    assert client.get(url, REMOTE_ADDR="203.0.113.7").status_code == 200
+    client.force_login(f.make_user())
+    assert client.get(url, REMOTE_ADDR="198.51.100.66").status_code == 200
+
+
+def test_behind_a_proxy_each_visitor_has_their_own_allowance(client, settings):
+    settings.DOCUMENTS_PER_MINUTE = 2
+    settings.TRUSTED_PROXIES = ["10.0.0.5"]
+    match = f.protocol_setup()["match"]
+    url = reverse("scoring:match-protocol-xlsx", args=[match.pk])
+
+    def ask(visitor):
+        return client.get(url, REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR=visitor).status_code
+
+    assert [ask("198.51.100.66") for _ in range(3)] == [200, 200, 429]
+    assert ask("203.0.113.7") == 200
