@@ -2,8 +2,8 @@
 servers A and B, nginx in front of them, each on a free loopback port, on a scratch database
 (PostgreSQL when the suite runs on PostgreSQL, otherwise one SQLite file shared by both servers).
 
-One set-up serves every test here; they all run in one test process (xdist_group), so it is
-started once. A part that cannot be installed (nginx, redis-server) skips the tests with the
+One set-up serves every scenario of test_cluster.py (one test with a subtest each, so it is
+started once). A part that cannot be installed (nginx, redis-server) skips the tests with the
 reason; a part that is there but fails is an error.
 """
 
@@ -104,7 +104,7 @@ class Setup:
         return self.cluster.port
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def cluster_setup(tmp_path_factory):
     missing = missing_parts()
     if missing:

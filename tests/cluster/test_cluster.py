@@ -15,12 +15,8 @@ import pytest
 
 from .conftest import CSRF_INPUT, Browser, deals_stored, query
 
-pytestmark = pytest.mark.xdist_group("cluster")
-
-
-@pytest.fixture
-def setup(cluster_setup):
-    """The set-up with both app servers and Redis running (a test before may have stopped one)."""
+def running(cluster_setup):
+    """The set-up with both app servers and Redis running (a scenario before may have stopped one)."""
     cluster = cluster_setup.cluster
     for index in (0, 1):
         process = cluster.processes.get(f"app{index + 1}")
@@ -37,7 +33,7 @@ def workbook_numbers(content: bytes) -> set:
     return {cell for sheet in book.worksheets for row in sheet.iter_rows(values_only=True) for cell in row}
 
 
-def test_a_deal_saved_through_server_a_shows_at_once_on_server_b(setup):
+def a_deal_saved_through_server_a_shows_at_once_on_server_b(setup):
     match = setup.matches[0]
     visitor = Browser(setup.b)
     # B has made the match page, the standings and the workbook before the save.
@@ -63,7 +59,7 @@ def test_a_deal_saved_through_server_a_shows_at_once_on_server_b(setup):
     assert deals_stored(setup)[match] == [(1, 215, 35), (2, 120, 40)]
 
 
-def test_a_session_started_on_server_a_is_valid_on_server_b(setup):
+def a_session_started_on_server_a_is_valid_on_server_b(setup):
     browser = Browser(setup.a)
     browser.login(setup.username)
     status, _, page = browser.get("/my-matches/", port=setup.b)
@@ -79,7 +75,7 @@ def test_a_session_started_on_server_a_is_valid_on_server_b(setup):
     assert status == 302 and "/accounts/login/" in headers["Location"]
 
 
-def test_login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address(setup):
+def login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address(setup):
     """nginx replaces X-Forwarded-For with the address that connected to it, and the app servers
     believe that header only from the proxy (DJANGO_TRUSTED_PROXIES). Clients connect from 127.0.0.2 and
     127.0.0.3 (this machine too, but not the proxy's address)."""
@@ -96,7 +92,7 @@ def test_login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address
     ]  # fmt: skip
 
 
-def test_a_redis_restart_is_seen_by_nobody(setup):
+def a_redis_restart_is_seen_by_nobody(setup):
     cluster = setup.cluster
     match = setup.matches[1]
     visitor = Browser(setup.proxy)
@@ -146,7 +142,7 @@ def test_a_redis_restart_is_seen_by_nobody(setup):
         assert "Traceback" not in log and "Internal Server Error" not in log, log[-3000:]
 
 
-def test_stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal(setup):
+def stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal(setup):
     """Four secretaries save deals through nginx as fast as the site answers; server A is killed
     (SIGKILL, the whole server: no chance to finish anything) while they do. Every save the site
     confirmed is stored, and B goes on serving everyone."""
@@ -209,3 +205,21 @@ def test_stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal(setup
     played = len(stored[matches[0]])  # deals of 10 against 5 card points each
     status, _, page = Browser(setup.a).get(f"/matches/{matches[0]}/")
     assert status == 200 and f">{10 * played}<".encode() in page and f">{5 * played}<".encode() in page
+
+
+# In this order: the last one stops server A (and starts it again).
+SCENARIOS = [
+    a_deal_saved_through_server_a_shows_at_once_on_server_b,
+    a_session_started_on_server_a_is_valid_on_server_b,
+    login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address,
+    a_redis_restart_is_seen_by_nobody,
+    stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal,
+]
+
+
+def test_two_app_servers_behind_nginx(cluster_setup, subtests):
+    """Each scenario is a subtest of one test, so that the set-up, which takes most of the time, is
+    started once, in one test process (pytest-xdist would otherwise start one in each)."""
+    for scenario in SCENARIOS:
+        with subtests.test(scenario.__name__.replace("_", " ")):
+            scenario(running(cluster_setup))
