@@ -19,13 +19,14 @@ SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 lib
 # The benchmarks count the pages of the PDFs they make (poppler's pdfinfo).
 SYSTEM_PACKAGES_BENCH := $(SYSTEM_PACKAGES) poppler-utils
 
-.PHONY: help run test bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
+.PHONY: help run test test-fast bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
 
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
 	@echo "make test    run the test suite"
-	@echo "make bench   run the benchmarks in tests/perf (one JSON line per figure)"
-	@echo "make load    a bounded load test: gunicorn on loopback, 50 users for 60 s (LOAD_ARGS=...)"
+	@echo "make test-fast  the suite without the slow browser, server and fuzz tests (about a minute)"
+	@echo "make bench   run the benchmarks in tests/benchmarks (one JSON line per figure)"
+	@echo "make load    a federation's round night with Locust against gunicorn on loopback (LOAD_ARGS=...)"
 	@echo "make cluster  nginx on http://127.0.0.1:8080 before two app servers, PostgreSQL, Redis, demo data"
 	@echo "make cluster-stop  stop what make cluster started (PostgreSQL keeps running)"
 	@echo "make messages  merge locale/sv/parts/*.po into django.po and compile django.mo"
@@ -82,18 +83,22 @@ run: system-deps venv
 test: system-deps-test venv-dev
 	$(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
+# The tests marked slow (real browser, gunicorn, the longest fuzz tests) are left out; CI runs `make test`.
+test-fast: venv-dev
+	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" $(PYTEST_ARGS)
+
 # pytest's exit code 5 means "no tests collected": no benchmarks yet is not an error.
 bench: system-deps-bench venv-dev
-	@$(PY) -m pytest tests/perf -s -q -p no:cacheprovider -o addopts="" $(PYTEST_ARGS); \
+	@$(PY) -m pytest tests/benchmarks -s -q -p no:cacheprovider -o addopts="" $(PYTEST_ARGS); \
 	status=$$?; \
-	if [ $$status -eq 5 ]; then echo "No benchmarks in tests/perf yet."; exit 0; fi; \
+	if [ $$status -eq 5 ]; then echo "No benchmarks in tests/benchmarks yet."; exit 0; fi; \
 	exit $$status
 
-# A bounded load test on loopback: gunicorn, demo data in a scratch database, 50 users for 60 s.
-# Options: make load LOAD_ARGS="--users 20 --seconds 30 --think 0 --postgres --public-logged-in".
-LOAD_ARGS ?=
+# A federation's round night (Locust, headless) against gunicorn on loopback, on `demo --scale
+# federation` data in a scratch database; the load itself is bounded to 3 minutes.
+# Options: make load LOAD_ARGS="--postgres --steps 10,50,100,200,300 --seconds 30".
 load: system-deps venv-dev
-	$(PY) tests/perf/load_test.py $(LOAD_ARGS)
+	$(PY) tests/benchmarks/round_night.py $(LOAD_ARGS)
 
 # Several app servers on one database, on loopback (deploy/cluster.py; README, Deployment):
 # PostgreSQL (started if it is down; database canasta_cluster), Redis on 6380, gunicorn on 8001 and

@@ -13,6 +13,7 @@ from dataclasses import fields as dataclass_fields
 
 from django import forms
 from django.contrib import admin
+from django.db import transaction
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
@@ -139,6 +140,12 @@ class CompetitionAdmin(admin.ModelAdmin):
     autocomplete_fields = ["organiser"]
     filter_horizontal = ["teams"]
     inlines = [RoundInline]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # The points rules, confirmation or teams may have changed: the stored table follows.
+        with transaction.atomic():
+            services.standings_refresh(competition=form.instance)
 
 
 @admin.register(Round)

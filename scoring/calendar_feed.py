@@ -1,55 +1,18 @@
 """iCalendar (RFC 5545) text for calendar feeds: a team's fixtures for players' calendars.
 
-Written by hand because the format is small: CRLF line ends, lines folded at 75 octets (never inside
-a UTF-8 character), TEXT values escaped (backslash, semicolon, comma, newline), times in UTC with
-"Z", and an all-day DATE when only the round's date is known. Pure formatting: no database here.
+Written with the `icalendar` package, which does what the format asks of a writer: CRLF line
+ends, lines folded at 75 octets (never inside a UTF-8 character), TEXT values escaped (backslash,
+semicolon, comma, every kind of line break), times in UTC with "Z", and an all-day DATE when only
+the round's date is known. Pure formatting: no database here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 
-CRLF = "\r\n"
-MAX_OCTETS = 75
-
-
-def escape_text(value: str) -> str:
-    return (
-        str(value)
-        .replace("\\", "\\\\")
-        .replace(";", "\\;")
-        .replace(",", "\\,")
-        .replace("\r\n", "\\n")
-        .replace("\n", "\\n")
-    )
-
-
-def fold(line: str) -> str:
-    """Split a content line into lines of at most 75 octets; continuation lines start with a space."""
-    parts: list[str] = []
-    current = ""
-    current_octets = 0
-    limit = MAX_OCTETS
-    for char in line:
-        size = len(char.encode("utf-8"))
-        if current_octets + size > limit:
-            parts.append(current)
-            current, current_octets = "", 0
-            limit = MAX_OCTETS - 1  # the leading space of a continuation line counts
-        current += char
-        current_octets += size
-    parts.append(current)
-    return (CRLF + " ").join(parts)
-
-
-def format_utc(moment: datetime) -> str:
-    return moment.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
-def format_date(day: date) -> str:
-    return day.strftime("%Y%m%d")
+from icalendar import Calendar, Event, vText
 
 
 @dataclass(frozen=True)
@@ -65,41 +28,37 @@ class CalendarEvent:
     last_modified: datetime | None = None
 
 
-def _time_property(name: str, value: datetime | date) -> str:
-    if isinstance(value, datetime):
-        return f"{name}:{format_utc(value)}"
-    return f"{name};VALUE=DATE:{format_date(value)}"
+def _utc(value: datetime | date) -> datetime | date:
+    return value.astimezone(timezone.utc) if isinstance(value, datetime) else value
 
 
 def calendar(events: Iterable[CalendarEvent], *, name: str, prodid: str, stamp: datetime) -> str:
     """A VCALENDAR with one VEVENT per event."""
-    lines = [
-        "BEGIN:VCALENDAR",
-        "VERSION:2.0",
-        f"PRODID:{prodid}",
-        "CALSCALE:GREGORIAN",
-        "METHOD:PUBLISH",
-        f"X-WR-CALNAME:{escape_text(name)}",
-        f"NAME:{escape_text(name)}",
-        "REFRESH-INTERVAL;VALUE=DURATION:PT6H",
-    ]
-    for event in events:
-        lines += [
-            "BEGIN:VEVENT",
-            f"UID:{event.uid}",
-            f"DTSTAMP:{format_utc(stamp)}",
-            _time_property("DTSTART", event.start),
-            _time_property("DTEND", event.end),
-            f"SUMMARY:{escape_text(event.summary)}",
-        ]
-        if event.description:
-            lines.append(f"DESCRIPTION:{escape_text(event.description)}")
-        if event.location:
-            lines.append(f"LOCATION:{escape_text(event.location)}")
-        if event.url:
-            lines.append(f"URL:{event.url}")
-        if event.last_modified is not None:
-            lines.append(f"LAST-MODIFIED:{format_utc(event.last_modified)}")
-        lines += [f"STATUS:{event.status}", "END:VEVENT"]
-    lines.append("END:VCALENDAR")
-    return "".join(fold(line) + CRLF for line in lines)
+    feed = Calendar()
+    feed.add("version", "2.0")
+    feed.add("prodid", prodid)
+    feed.add("calscale", "GREGORIAN")
+    feed.add("method", "PUBLISH")
+    # As vText: the package gives a plain string here as it is, line breaks and all (icalendar 7.3).
+    feed.add("x-wr-calname", vText(name))
+    feed.add("name", vText(name))
+    # How often a calendar program should fetch the feed again.
+    feed.add("refresh-interval", timedelta(hours=6), parameters={"VALUE": "DURATION"})
+    for item in events:
+        event = Event()
+        event.add("uid", item.uid)
+        event.add("dtstamp", _utc(stamp))
+        event.add("dtstart", _utc(item.start))
+        event.add("dtend", _utc(item.end))
+        event.add("summary", vText(item.summary))
+        if item.description:
+            event.add("description", vText(item.description))
+        if item.location:
+            event.add("location", vText(item.location))
+        if item.url:
+            event.add("url", item.url)
+        if item.last_modified is not None:
+            event.add("last-modified", _utc(item.last_modified))
+        event.add("status", item.status)
+        feed.add_component(event)
+    return feed.to_ical().decode("utf-8")

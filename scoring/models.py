@@ -312,9 +312,6 @@ class Match(models.Model):
         ]
         indexes = [
             models.Index(fields=["competition", "status"], name="match_comp_status"),
-            # Covers the cache stamp of a competition (scoring/cache.py: latest change, number of
-            # matches, sum of versions) without reading the table (issue 7).
-            models.Index(fields=["competition", "updated_at", "version"], name="match_comp_stamp"),
         ]
 
     def __str__(self) -> str:
@@ -468,6 +465,39 @@ class Bye(models.Model):
 
     def __str__(self) -> str:
         return f"{self.round}: {self.team}"
+
+
+class TeamStanding(models.Model):
+    """One team's line in a competition's table (tabell), as the results that count make it now:
+    played, won, drawn, lost, match points, card points for and against.
+
+    Kept by the services (scoring/services/standings.py) in the same transaction that changes a
+    result, a competition's settings, its teams or its byes, so a standings page reads these rows
+    instead of adding up the matches (Tabbycat keeps such rows too). What counts is RULES.md's
+    (selectors.counting); a table after an earlier round is worked out from the matches.
+    """
+
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="standings"
+    )
+    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="standings")
+    played = models.PositiveIntegerField(_("played"), default=0)
+    won = models.PositiveIntegerField(_("won"), default=0)
+    drawn = models.PositiveIntegerField(_("drawn"), default=0)
+    lost = models.PositiveIntegerField(_("lost"), default=0)
+    points = models.DecimalField(_("match points"), max_digits=7, decimal_places=1, default=0)
+    card_points_for = models.IntegerField(_("card points for"), default=0)
+    card_points_against = models.IntegerField(_("card points against"), default=0)
+
+    class Meta:
+        verbose_name = _("standings row")
+        verbose_name_plural = _("standings rows")
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "team"], name="standing_one_row_per_team"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition} – {self.team}"
 
 
 class Invitation(models.Model):

@@ -22,8 +22,8 @@ def is_secretary_of(user, club: Club | int | None) -> bool:
     if not getattr(user, "is_authenticated", False) or club is None:
         return False
     club_id = club if isinstance(club, int) else club.pk
-    if getattr(user, "_secretary_club_ids", None) is None:
-        known = getattr(user, "_secretary_of_known", {})
+    if getattr(user, "scoring_secretary_club_ids", None) is None:
+        known = getattr(user, "scoring_secretary_of_known", {})
         if club_id in known:
             return known[club_id]
     return club_id in secretary_club_ids(user)
@@ -33,10 +33,10 @@ def secretary_club_ids(user) -> set[int]:
     """The ids of the clubs the user is a secretary of (read once per request)."""
     if not getattr(user, "is_authenticated", False):
         return set()
-    cache = getattr(user, "_secretary_club_ids", None)
+    cache = getattr(user, "scoring_secretary_club_ids", None)
     if cache is None:
         cache = {club_id for (club_id,) in _secretary_club_ids(user.pk)}
-        user._secretary_club_ids = cache
+        user.scoring_secretary_club_ids = cache
     return cache
 
 
@@ -62,10 +62,10 @@ def secretary_flags(user_id) -> dict[str, Exists]:
 
 def remember_secretary_flags(user, match: Match) -> None:
     """Keep what a match read with secretary_flags(user) learnt, for is_secretary_of."""
-    known = dict(getattr(user, "_secretary_of_known", {}))
+    known = dict(getattr(user, "scoring_secretary_of_known", {}))
     known[match.home_team.club_id] = bool(getattr(match, HOME_CLUB_SECRETARY))
     known[match.competition.organiser_id] = bool(getattr(match, ORGANISER_SECRETARY))
-    user._secretary_of_known = known
+    user.scoring_secretary_of_known = known
 
 
 def _secretary_club_ids(user_id: int) -> list[tuple[int]]:

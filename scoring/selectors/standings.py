@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
 
 from scoring.engine.standings import METRICS, HeadToHeadResult, StandingRow, TeamRecord, rank_teams
-from scoring.models import Bye, Competition, Match, Team
+from scoring.models import Bye, Competition, Match, Team, TeamStanding
 
 from .counting import _in_rounds, counted_q, number, preliminary_q
 
@@ -43,30 +43,44 @@ def _side_totals(
     return {row["team_id"]: row for row in rows}
 
 
-def competition_standings(
-    competition: Competition, *, up_to_round: int | None = None, include_preliminary: bool = False
-) -> list[StandingRow]:
-    """The table of a competition after `up_to_round` (all rounds when None), in rank order.
+def _empty(name: str) -> dict[str, Any]:
+    return {"name": name, "played": 0, "won": 0, "drawn": 0, "lost": 0, "points": Decimal(0), "for": 0, "against": 0}
 
-    Rows are engine StandingRows: `rank`, `tied`, `rank_label` ("3="), `record` (a TeamRecord
-    with team_id, name, played, won, drawn, lost, points, card_points_for, card_points_against,
-    difference). Every team of the competition appears, with zeros before its first result.
-    """
+
+def _as_records(records: dict[int, dict[str, Any]], entered: list[int]) -> list[TeamRecord]:
+    """TeamRecords in one order whatever made them: the competition's teams as the database lists
+    them, then teams that have results but have left it, by id."""
+    order = entered + sorted(set(records) - set(entered))
+    return [
+        TeamRecord(
+            team_id=team_id,
+            name=records[team_id]["name"],
+            played=records[team_id]["played"],
+            won=records[team_id]["won"],
+            drawn=records[team_id]["drawn"],
+            lost=records[team_id]["lost"],
+            points=number(records[team_id]["points"]),
+            card_points_for=records[team_id]["for"],
+            card_points_against=records[team_id]["against"],
+        )
+        for team_id in order
+    ]
+
+
+def computed_team_records(
+    competition: Competition, *, up_to_round: int | None = None, include_preliminary: bool = False
+) -> list[TeamRecord]:
+    """Each team's record worked out from the matches (SQL aggregates: one query per side, one
+    for the teams, one for byes when they score). The services store the all-rounds records
+    (services.standings_refresh); a table after an earlier round, or with preliminary results,
+    is worked out here."""
     points_rules = competition.points_rules
     matches = _counted_matches(competition, up_to_round, include_preliminary)
-    teams = Team.objects.filter(competitions=competition).values_list("id", "name")
-    records: dict[int, dict[str, Any]] = {
-        team_id: {"name": name, "played": 0, "won": 0, "drawn": 0, "lost": 0, "points": Decimal(0),
-                  "for": 0, "against": 0}
-        for team_id, name in teams
-    }
+    teams = list(Team.objects.filter(competitions=competition).values_list("id", "name"))
+    records: dict[int, dict[str, Any]] = {team_id: _empty(name) for team_id, name in teams}
     for side in ("home", "away"):
         for team_id, row in _side_totals(competition, side, up_to_round, include_preliminary).items():
-            record = records.setdefault(
-                team_id,
-                {"name": row["team_name"], "played": 0, "won": 0, "drawn": 0, "lost": 0,
-                 "points": Decimal(0), "for": 0, "against": 0},
-            )
+            record = records.setdefault(team_id, _empty(row["team_name"]))
             record["played"] += row["played"]
             record["won"] += row["won"]
             record["drawn"] += row["drawn"]
@@ -85,29 +99,46 @@ def competition_standings(
             .order_by()
         )
         for row in byes:
-            record = records.setdefault(
-                row["team_id"],
-                {"name": row["team__name"], "played": 0, "won": 0, "drawn": 0, "lost": 0,
-                 "points": Decimal(0), "for": 0, "against": 0},
-            )
+            record = records.setdefault(row["team_id"], _empty(row["team__name"]))
             record["played"] += row["count"]
             record["won"] += row["count"]
             record["points"] += Decimal(str(points_rules.win)) * row["count"]
+    return _as_records(records, [team_id for team_id, _name in teams])
 
-    team_records = [
-        TeamRecord(
-            team_id=team_id,
-            name=values["name"],
-            played=values["played"],
-            won=values["won"],
-            drawn=values["drawn"],
-            lost=values["lost"],
-            points=number(values["points"]),
-            card_points_for=values["for"],
-            card_points_against=values["against"],
+
+def stored_team_records(competition: Competition) -> list[TeamRecord]:
+    """Each team's record as the services keep it (TeamStanding rows): two indexed queries, the
+    competition's teams and its rows, however many matches it has. A team of the competition
+    without a row yet has no result."""
+    teams = list(Team.objects.filter(competitions=competition).values_list("id", "name"))
+    records: dict[int, dict[str, Any]] = {team_id: _empty(name) for team_id, name in teams}
+    rows = TeamStanding.objects.filter(competition=competition).values_list(
+        "team_id", "team__name", "played", "won", "drawn", "lost", "points", "card_points_for", "card_points_against"
+    )
+    for team_id, name, played, won, drawn, lost, points, card_for, card_against in rows:
+        records[team_id] = {"name": name, "played": played, "won": won, "drawn": drawn, "lost": lost,
+                            "points": points, "for": card_for, "against": card_against}
+    return _as_records(records, [team_id for team_id, _name in teams])
+
+
+def competition_standings(
+    competition: Competition, *, up_to_round: int | None = None, include_preliminary: bool = False
+) -> list[StandingRow]:
+    """The table of a competition after `up_to_round` (all rounds when None), in rank order.
+
+    Rows are engine StandingRows: `rank`, `tied`, `rank_label` ("3="), `record` (a TeamRecord
+    with team_id, name, played, won, drawn, lost, points, card_points_for, card_points_against,
+    difference). Every team of the competition appears, with zeros before its first result.
+    The table as it stands reads the stored rows; head-to-head reads only the tied teams' matches.
+    """
+    points_rules = competition.points_rules
+    matches = _counted_matches(competition, up_to_round, include_preliminary)
+    if up_to_round is None and not include_preliminary:
+        team_records = stored_team_records(competition)
+    else:
+        team_records = computed_team_records(
+            competition, up_to_round=up_to_round, include_preliminary=include_preliminary
         )
-        for team_id, values in records.items()
-    ]
     head_to_head: list[HeadToHeadResult] = []
     if "head_to_head" in points_rules.tiebreaks:
         # Only matches between teams still tied when head-to-head is reached can matter; with no

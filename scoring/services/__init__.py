@@ -17,6 +17,7 @@ from .matches import (
     match_void,
 )
 from .rounds import can_start_clock, round_clock_start
+from .standings import standing_part, standings_refresh
 
 __all__ = [
     "DealProblemsError",
@@ -36,11 +37,13 @@ __all__ = [
     "match_reopen",
     "match_start",
     "match_state",
+    "standing_part",
+    "standings_refresh",
     "match_submit",
     "match_void",
 ]
 
-# schedules (issue 4): league series by Berger tables, Monrad rounds, fixture list import
+# schedules: league series by Berger tables, Monrad rounds, fixture list import
 from .schedules import (  # noqa: E402
     FixtureImportError,
     ScheduleError,
@@ -57,7 +60,7 @@ __all__ += [
     "schedule_pair_next_round",
 ]
 
-# secretary (issue 3): setting up a club's players, teams, competitions, rounds and matches
+# manage: setting up a club's players, teams, competitions, rounds and matches
 from .manage import (  # noqa: E402
     competition_save,
     match_create,

@@ -25,6 +25,7 @@ from scoring.selectors import with_play
 
 from .audit import audit_log, match_snapshot
 from .errors import DomainError, MatchStateError, StaleMatchError
+from .standings import standings_refresh
 from .invitations import invitations_sync
 
 __all__ = [
@@ -118,6 +119,8 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
                 % {"names": names}
             )
         competition.teams.set(invitations_sync(user=user, competition=competition, teams=teams))
+    # Its points rules, whether results need confirmation, or its teams may have changed.
+    standings_refresh(competition=competition)
     return competition
 
 
@@ -234,6 +237,7 @@ def match_schedule_update(
     locked.scheduled_start = scheduled_start
     locked.version += 1
     locked.save()
+    standings_refresh(competition=locked.competition)  # byes count by their round's results
     after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
              "home_team": locked.home_team_id, "away_team": locked.away_team_id}
     audit_log(match=locked, user=user, action="match_update", before=before, after=after)

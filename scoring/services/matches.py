@@ -2,7 +2,9 @@
 
 Every function is keyword-only, runs in one transaction, locks the match row, checks the version
 the form carried (a stale version is refused, never overwritten), re-checks with the engine,
-writes the deals and the denormalised match totals, and logs the change in the audit log.
+writes the deals and the denormalised match totals, keeps the competition's stored standings rows
+when the match's part in the table changed (services.standings), and logs the change in the audit
+log.
 
 Locking: one style for every service, a pessimistic row lock. `_lock()` reads the match with
 SELECT ... FOR UPDATE, compares its version with the one the form carried and claims the next
@@ -34,6 +36,7 @@ from scoring.models import Deal, Match
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
+from .standings import standing_part, standings_refresh
 
 S = Match.Status
 
@@ -55,7 +58,22 @@ def _lock(match: Match, expected_version: int | None) -> Match:
     if expected_version is not None and locked.version != expected_version:
         raise StaleMatchError()
     locked.version += 1
+    # What the match gave the table when locked: _save() compares, and keeps the standings.
+    locked.standing_part_when_locked = standing_part(locked)
     return locked
+
+
+def _keep_standings(match: Match) -> None:
+    """The competition's stored standings rows follow a change of the match's part in the table,
+    in this transaction (services.standings)."""
+    if standing_part(match) != getattr(match, "standing_part_when_locked", None):
+        standings_refresh(competition=match.competition)
+        match.standing_part_when_locked = standing_part(match)
+
+
+def _save(match: Match) -> None:
+    match.save()
+    _keep_standings(match)
 
 
 def _require(allowed: bool) -> None:
@@ -166,6 +184,7 @@ def _save_changed(match: Match, before: dict[str, object]) -> None:
     changed = [name for name, value in before.items() if getattr(match, name) != value]
     fields = {Match._meta.get_field(name).name for name in changed} | {"version", "updated_at"}
     match.save(update_fields=sorted(fields))
+    _keep_standings(match)
 
 
 def _errors_of(state: MatchState, numbers: Sequence[int] | None = None):
@@ -199,7 +218,7 @@ def match_start(*, match: Match, user, expected_version: int | None = None, star
     match.started_at = started_at or timezone.now()
     match.entered_by = match.entered_by or person(user)
     _snapshot_rules(match)
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_start", before=before, after=match_snapshot(match))
     return match
 
@@ -345,7 +364,7 @@ def deal_correct(
     if dealt_at is not None:
         Deal.objects.filter(match=match, number=number).update(dealt_at=dealt_at)
     _apply_state(match, state)
-    match.save()
+    _save(match)
     audit_log(
         match=match,
         user=user,
@@ -377,7 +396,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
     state = _replay(match, _entries(match))
     _write_deals(match, state)
     _apply_state(match, state)
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="deal_delete", before=before,
               after={"match": match_snapshot(match)}, reason=reason, object_type="deal", object_id=last.number)
     return match
@@ -385,7 +404,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
 
 @transaction.atomic
 def match_declare_clock(*, match: Match, user, expected_version: int | None) -> Match:
-    """The final signal came between deals: the match ends as it stands (seed 001)."""
+    """The final signal came between deals: the match ends as it stands (RULES.md, The end of a match)."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
     if not match.rules.has_clock:
@@ -399,7 +418,7 @@ def match_declare_clock(*, match: Match, user, expected_version: int | None) -> 
     _apply_state(match, state)
     if match.status == S.SCHEDULED or not state.finished:
         raise MatchStateError(_("No deal has been played; record a walk over instead."))
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_clock", before=before, after=match_snapshot(match))
     return match
 
@@ -429,7 +448,7 @@ def match_forfeit(
     if not match.deal_count:
         match.home_total, match.away_total = outcome.home_for, outcome.away_for
     match.entered_by = match.entered_by or person(user)
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_forfeit", before=before, after=match_snapshot(match), reason=reason)
     return match
 
@@ -447,7 +466,7 @@ def match_postpone(
     match.reason = reason
     if new_start is not None:
         match.scheduled_start = new_start
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_postpone", before=before, after=match_snapshot(match), reason=reason)
     return match
 
@@ -478,7 +497,7 @@ def match_void(*, match: Match, user, reason: str, expected_version: int | None)
         match.winner = ""
         match.home_points = match.away_points = None
         match.home_for = match.home_against = match.away_for = match.away_against = None
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_void", before=before, after=match_snapshot(match), reason=reason)
     return match
 
@@ -493,7 +512,7 @@ def match_submit(*, match: Match, user, expected_version: int | None) -> Match:
     before = match_snapshot(match)
     match.status = S.SUBMITTED if match.competition.requires_confirmation else S.CONFIRMED
     match.submitted_at = timezone.now()
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_submit", before=before, after=match_snapshot(match))
     return match
 
@@ -512,7 +531,7 @@ def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
     match.confirmed_by = person(user)
     match.confirmed_at = timezone.now()
     match.submitted_at = match.submitted_at or match.confirmed_at
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_confirm", before=before, after=match_snapshot(match))
     return match
 
@@ -535,7 +554,7 @@ def match_reopen(*, match: Match, user, reason: str, expected_version: int | Non
     match.reason = reason
     state = _replay(match, _entries(match))
     _apply_state(match, state)
-    match.save()
+    _save(match)
     audit_log(match=match, user=user, action="match_reopen", before=before, after=match_snapshot(match), reason=reason)
     return match
 
@@ -581,7 +600,7 @@ def match_import_deals(
     if match.status in (S.SCHEDULED, S.POSTPONED) and state.deals:
         match.status = S.IN_PROGRESS
     _apply_state(match, state)
-    match.save()
+    _save(match)
     audit_log(
         match=match,
         user=user,

@@ -21,7 +21,7 @@ class StartPageView(TemplateView):
 
 
 # ---- Competitions, rounds, matches, teams, players and clubs (no login) ------------------------
-# Non-public competitions answer 404 to the public (scoring.public_selectors.visible_competitions);
+# Non-public competitions answer 404 to the public (scoring.selectors.public.visible_competitions);
 # team, player and club pages show only what belongs to public competitions. Views stay thin: the
 # reads are scoring.selectors (scoring.selectors.public, scoring.selectors.protocols), the tables scoring.tables.
 

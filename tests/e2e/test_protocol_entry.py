@@ -18,6 +18,9 @@ from scoring.models import AuditEntry, Deal, Match
 from tests import factories as f
 from tests.browser import open_page
 
+# A real browser or server: left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 PASSWORD = "secret-pass-123"
 THIN = "\u202f"
 

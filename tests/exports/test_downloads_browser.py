@@ -7,6 +7,9 @@ import pytest
 from django.urls import reverse
 from openpyxl import load_workbook
 
+# A real browser or server: left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 @pytest.mark.django_db(transaction=True)
 def test_visitor_downloads_the_competition_workbook_on_a_phone(live_server, played, tmp_path, browser):
     url = live_server.url + reverse("scoring:competition-detail", args=[played["competition"].pk])

@@ -16,6 +16,9 @@ from playwright.sync_api import expect
 from scoring import services
 from tests import factories as f
 
+# A real browser or server: left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 PASSWORD = "secret-pass-123"
 
 # Runs before any page script: records every violation the browser reports.

@@ -34,7 +34,8 @@ from tests import factories as f
 
 from .hostile_files import HOSTILE_NAMES, hostile_file, xlsx_bytes
 
-pytestmark = pytest.mark.django_db
+# The slowest property tests: left out of `make test-fast`, run by `make test`.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 # CI runs the suite on SQLite and again on PostgreSQL: 10 000 inputs on the first and half as many
 # on the second (whose round trips are slower) keep each run to a few minutes.

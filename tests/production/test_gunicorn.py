@@ -10,6 +10,9 @@ from django.conf import settings
 
 from .server import gunicorn, http_get, manage, production_env, scratch_database
 
+# A real browser or server: left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 
 def postgres_params() -> dict | None:
     database = settings.DATABASES["default"]

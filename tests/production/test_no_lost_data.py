@@ -52,10 +52,9 @@ CALLS = {
 
 
 # Where each service can be made to crash: after its deals are written (audit_log, save) or while
-# writing them (insert, bulk_create, bulk_update). Recording the next deal writes the match first
-# (the UPDATE that claims its version, not Match.save) and then that one deal row (compiled
-# INSERT); removing the last deal leaves the other deals as they are, so neither writes a
-# bulk_update (issue 7).
+# writing them (insert, bulk_create, bulk_update). Recording the next deal saves the match first
+# and then that one deal row (Deal.objects.create); removing the last deal leaves the other deals
+# as they are, so neither writes a bulk_update.
 CRASH_POINTS = [
     ("deals_record", "audit_log"), ("deals_record", "insert"),
     ("deal_correct", "audit_log"), ("deal_correct", "bulk_update"), ("deal_correct", "save"),

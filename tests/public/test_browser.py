@@ -18,6 +18,9 @@ from scoring import services
 from tests.browser import open_page
 from tests.factories import winning_deal
 
+# A real browser or server: left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 PHONE = {"width": 390, "height": 844}
 
 

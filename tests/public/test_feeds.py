@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 import pytest
 from django.urls import reverse
 
-from scoring.calendar_feed import CalendarEvent, calendar, fold
+from scoring.calendar_feed import CalendarEvent, calendar
 
 pytestmark = pytest.mark.django_db
 
@@ -115,4 +115,19 @@ def test_calendar_times_escaping_and_folding():
     for raw in text.split("\r\n"):
         assert len(raw.encode("utf-8")) <= 75
     # Folding never splits a UTF-8 character.
-    assert fold("X" * 74 + "ö") == "X" * 74 + "\r\n ö"
+    text.encode("utf-8").decode("utf-8")
+    for raw in text.encode("utf-8").split(b"\r\n"):
+        raw.decode("utf-8")
+
+
+def test_a_lone_carriage_return_in_a_team_name_is_escaped():
+    """A bare CR would end the content line early in some calendar programs (RFC 5545, 3.3.11)."""
+    start = datetime(2026, 10, 3, 18, 30, tzinfo=dt_timezone.utc)
+    text = calendar(
+        [CalendarEvent(uid="u1@x", start=start, end=start + timedelta(minutes=60), summary="Lag\rEtt – Lag Två")],
+        name="Lag\rEtt", prodid="-//t//t//SV", stamp=start,
+    )
+    assert "\r" not in text.replace("\r\n", "")
+    lines = unfold(text)
+    assert "SUMMARY:Lag\\nEtt – Lag Två" in lines
+    assert "X-WR-CALNAME:Lag\\nEtt" in lines

@@ -24,6 +24,9 @@ from scoring.models import Match
 from tests.browser import open_page
 from tests.factories import make_club, make_competition, make_match, make_player, make_result, make_team
 
+# A real browser or server: left out of `make test-fast`, run by `make test`.
+pytestmark = pytest.mark.slow
+
 PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
 

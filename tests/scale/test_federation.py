@@ -1,4 +1,4 @@
-"""The federation-scale data (scoring/federation.py, `manage.py demo --scale federation`): every
+"""The federation-scale data (scoring/devdata/federation.py, `manage.py demo --scale federation`): every
 stored number is what the engine computes from the stored protocol, with no check error."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from scoring.adapters import computed_fields, deal_to_entry
 from scoring.engine import replay
-from scoring.federation import FEDERATION_MARKER, federation_size, round_robin
+from scoring.devdata.federation import FEDERATION_MARKER, federation_size, league_rounds
 from scoring.models import Club, Competition, Deal, Match, Team
 from scoring.selectors import competition_standings
 
@@ -22,15 +22,15 @@ def _decimal(value):
     return None if value is None else Decimal(str(value))
 
 
-def test_round_robin_meets_every_pair_once():
-    rounds = round_robin(list(range(1, 21)))
+def test_a_league_of_the_federation_meets_every_pair_once():
+    rounds = league_rounds(list(range(1, 21)))
     pairs = [frozenset(pair) for round_ in rounds for pair in round_]
     assert len(rounds) == 19 and all(len(round_) == 10 for round_ in rounds)
     assert len(set(pairs)) == len(pairs) == 190
     assert all(len({team for pair in round_ for team in pair}) == 20 for round_ in rounds)
 
 
-def test_the_full_size_is_the_federation_of_the_issue():
+def test_the_full_size_is_a_federation_of_600_teams_and_10_000_matches():
     size = federation_size(1.0)
     assert (size.clubs, size.teams, size.leagues + 1) == (60, 600, 30)
     matches = size.leagues * (size.league_size // 2) * (size.league_size - 1) + size.national_rounds * size.teams // 2

@@ -10,6 +10,7 @@ from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
 from scoring import services
+from scoring.services.standings import standings_refresh
 from scoring.models import AuditEntry, Bye, Match, Round
 from scoring.services.schedules import (
     FixtureImportError,
@@ -39,6 +40,7 @@ def _finish_round(round_):
             setattr(match, name, value)
         match.status = Match.Status.FINISHED
         match.save()
+    standings_refresh(competition=round_.competition)  # as the match services keep it
 
 
 def test_generate_single_league_with_dates_tables_and_byes(league):

@@ -11,9 +11,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from scoring.adapters import deal_to_entry
-from scoring.demo import LEAGUE_NAME, TOURNAMENT_NAME, build_demo
+from scoring.devdata.demo import LEAGUE_NAME, TOURNAMENT_NAME, build_demo
 from scoring.engine import check_deal, get_points_rules, get_rules, replay
-from scoring.generate import generate_match, match_deals, random_deal
+from scoring.devdata.generate import generate_match, match_deals, random_deal
 from scoring.models import Bye, Club, Competition, Deal, Match, Player, Team
 from scoring.selectors import competition_standings, standings_preliminary_count
 

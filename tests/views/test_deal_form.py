@@ -1,5 +1,5 @@
-"""The deal forms prepare their fields once per class and option (issue 7): forms made with
-different options must still differ, and no form may change another's fields."""
+"""The deal forms' options (clock, autofocus) and their accessibility attributes: forms made with
+different options differ, and no form changes another's fields."""
 
 from scoring.forms.protocol import DealCorrectForm, DealEntryForm
 

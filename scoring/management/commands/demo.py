@@ -1,8 +1,8 @@
-"""`python manage.py demo`: fill the database with a realistic example season (scoring.demo).
+"""`python manage.py demo`: fill the database with a realistic example season (scoring.devdata.demo).
 
 Safe to run again: what is there already is found, not duplicated. `--reset` replays the demo
 competitions from scratch. `--scale federation` makes the federation-scale data instead
-(scoring.federation: thousands of matches, for benchmarks).
+(scoring.devdata.federation: thousands of matches, for benchmarks).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from scoring.demo import build_demo
+from scoring.devdata.demo import build_demo
 
 
 class Command(BaseCommand):
@@ -36,7 +36,7 @@ class Command(BaseCommand):
                 "passwords are public (admin/admin). Run it with --public-passwords if that is what you want."
             )
         if options["scale"] == "federation":
-            from scoring.federation import build_federation
+            from scoring.devdata.federation import build_federation
 
             report = build_federation(fraction=options["fraction"], progress=self.stdout.write)
             self.stdout.write(report.summary())

@@ -1,4 +1,4 @@
-"""The deal save path (issue 7, "perf"): what deals_record writes is what the database holds, and
+"""The deal save path: what deals_record writes is what the database holds, and
 saving a deal through the protocol page costs a fixed, small number of queries."""
 
 from datetime import datetime, timedelta

@@ -39,7 +39,7 @@ HIGH_DEAL_SCORE = 3000
 class DealStyle:
     """How many canastas a side makes in a deal: weights by count, for the side that went out and
     for the other side. Fewer canastas make lower deal scores and longer matches (the federation
-    data, scoring.federation, plays about twelve deals to 5000)."""
+    data, scoring.devdata.federation, plays about twelve deals to 5000)."""
 
     out_canastas: tuple[tuple[int, int], ...] = ((1, 45), (2, 36), (3, 14), (4, 5))
     other_canastas: tuple[tuple[int, int], ...] = ((0, 35), (1, 40), (2, 20), (3, 5))

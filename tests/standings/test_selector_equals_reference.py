@@ -1,5 +1,6 @@
-"""The standings selector runs its statements as SQL compiled once per process (issue 7, "perf"):
-its tables must equal those of the plain ORM queries it replaced, for every way a result counts."""
+"""The standings selector (stored rows for the table as it stands, aggregates for a table after an
+earlier round or with preliminary results) equals a reference worked out with plain ORM queries,
+for every way a result counts."""
 
 import random
 from decimal import Decimal

@@ -1,4 +1,4 @@
-"""Benchmarks of the official documents (issue 5): a protocol PDF, a round of 40 blank protocols and
+"""Benchmarks of the official documents: a protocol PDF, a round of 40 blank protocols and
 a 100 000-deal workbook, each beside the bare library doing the same work, so the figures are ratios
 that mean the same on a fast or a busy machine. One JSON line per figure:
 {"name", "value", "unit", "target", "ok"} plus "baseline" and "ratio" where they apply. Nothing here

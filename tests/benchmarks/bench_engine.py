@@ -3,8 +3,8 @@
 Pre-generates legal 12-deal matches (a fixed seed, so every run checks the same deals), with the
 opening minimums, deal scores and running totals written on them as a secretary would copy them
 from paper, then replays them all for about two seconds per round and reports the median rate of
-several rounds in deals per second. Run it with `make bench` (tests/perf/test_engine_bench.py) or
-directly: `python tests/perf/bench_engine.py`.
+several rounds in deals per second. Run it with `make bench` (tests/benchmarks/test_engine_bench.py) or
+directly: `python tests/benchmarks/bench_engine.py`.
 """
 
 from __future__ import annotations

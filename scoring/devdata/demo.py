@@ -7,7 +7,7 @@ rounds are ahead; and a club championship played by Monrad pairing this evening,
 played and the fourth paired. Users: an administrator, a secretary per club and a captain per
 league team (`demo_logins()`).
 
-Every deal comes from the legal-deal generator (scoring.generate) and is recorded through the
+Every deal comes from the legal-deal generator (scoring.devdata.generate) and is recorded through the
 services (match_start, match_import_deals, match_declare_clock, match_submit, match_confirm,
 match_forfeit), exactly as a secretary's entries would be: the engine scores and checks every
 number, and every match ends by the rules (5000 or the clock).
@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import services
-from scoring.generate import GeneratedMatch, generate_match, match_deals  # noqa: F401 (re-export)
+from scoring.devdata.generate import GeneratedMatch, generate_match, match_deals  # noqa: F401 (re-export)
 from scoring.models import Club, Competition, Match, Player, Team
 from scoring.services.schedules import schedule_generate_league, schedule_pair_next_round
 

@@ -8,7 +8,7 @@ deals (givar). `fraction` shrinks it (clubs, leagues and national rounds) for te
 the numbers directly (the benchmarks use one 600-team competition and one 20-team league).
 
 Every number is legal and the engine's: each match's deals come from the demo's deal generator
-(`scoring.generate.match_deals`, in a style with fewer canastas so that a match runs to about
+(`scoring.devdata.generate.match_deals`, in a style with fewer canastas so that a match runs to about
 twelve deals, as a real game to 5000 does; the competitions play untimed rule sets so that the
 clock does not cut the matches short), the engine replays them (`engine.replay`), a match with any check error is refused, and the rows
 are written exactly as the services write them: a Deal's protocol values through
@@ -35,9 +35,11 @@ from django.db import transaction
 from scoring.adapters import computed_fields, entry_to_fields
 from scoring.engine import DealEntry, RuleSet, replay
 from scoring.engine.rules import PointsRules, get_points_rules, get_rules
-from scoring.generate import DealStyle, match_deals
+from scoring.devdata.generate import DealStyle, match_deals
+from scoring.schedules import round_robin
 from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
 from scoring.services.matches import _apply_state
+from scoring.services.standings import standings_refresh
 
 __all__ = [
     "FEDERATION_MARKER",
@@ -150,23 +152,9 @@ def federation_deals(rng: random.Random, rules: RuleSet) -> Sequence[DealEntry]:
 # -- schedule -----------------------------------------------------------------------------------
 
 
-def round_robin(team_ids: Sequence[int]) -> list[list[tuple[int, int]]]:
-    """Single round robin by the circle method: n-1 rounds (n even) of n/2 pairings each."""
-    teams = list(team_ids)
-    if len(teams) % 2:
-        teams.append(None)  # a bye
-    n = len(teams)
-    rounds = []
-    for number in range(n - 1):
-        pairs = []
-        for i in range(n // 2):
-            home, away = teams[i], teams[n - 1 - i]
-            if home is None or away is None:
-                continue
-            pairs.append((home, away) if (number + i) % 2 == 0 else (away, home))
-        rounds.append(pairs)
-        teams = [teams[0], teams[-1], *teams[1:-1]]
-    return rounds
+def league_rounds(team_ids: Sequence[int]) -> list[list[tuple[int, int]]]:
+    """A single round robin in Berger order, as the schedule service makes it (scoring.schedules)."""
+    return [[(pairing.home, pairing.away) for pairing in round_.pairings] for round_ in round_robin(team_ids)]
 
 
 def random_rounds(rng: random.Random, team_ids: Sequence[int], count: int) -> list[list[tuple[int, int]]]:
@@ -240,7 +228,7 @@ def _competitions(rng: random.Random, size: FederationSize, clubs: list[Club], t
                     requires_confirmation=True,
                 ),
                 members,
-                round_robin(members),
+                league_rounds(members),
                 date(int(season[:4]), 9, 1) + timedelta(days=k % 7),
             )
         )
@@ -395,5 +383,7 @@ def build_federation(
                 say(f"{report.matches} matches, {report.deals} deals ({time.perf_counter() - started:.0f} s)")
         if block:
             _insert_block(block, report)
+        for plan in plans:  # the stored table of each competition (services.standings)
+            standings_refresh(competition=plan.competition)
     report.seconds = time.perf_counter() - started
     return report

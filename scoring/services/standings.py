@@ -1,0 +1,72 @@
+"""The stored standings rows (TeamStanding): one per team per competition, kept by the services in
+the same transaction that changes what the table is made of.
+
+What changes a table: a match's result or whether it counts (every match service: a deal that
+finishes the match, a correction, a walk over, a void, a submission or confirmation, a reopening),
+a competition's settings (its points rules, whether results need confirmation), its teams, and its
+byes (the schedule services). Each of them calls `standings_refresh()`, which works the rows out
+again from the matches with the same aggregates a table after an earlier round uses
+(selectors.standings.computed_team_records) and writes the rows that differ: a few indexed
+queries over one competition's matches, in the writer's transaction, so the rows are never seen
+out of step with the results. The match services call it only when the match's part in the table
+changed (`standing_part`): a deal recorded in a match still being played changes nothing there.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from scoring.models import Competition, Match, TeamStanding
+
+S = Match.Status
+
+
+def standing_part(match: Match) -> tuple:
+    """What a match gives the competition's table: whether its result counts (RULES.md, which
+    results count: selectors.counting.counted_q), and the result. Byes count by their round's
+    results, so the round is part of it."""
+    competition = match.competition
+    if competition.requires_confirmation:
+        statuses: tuple[str, ...] = (S.CONFIRMED, S.VOID)
+    else:
+        statuses = (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID)
+    counts = match.status in statuses and match.home_points is not None
+    if not counts:
+        return (False, match.round_id)
+    return (
+        True, match.round_id, match.home_team_id, match.away_team_id, match.winner,
+        match.home_points, match.away_points, match.home_for, match.home_against, match.away_for,
+        match.away_against,
+    )
+
+
+def standings_refresh(*, competition: Competition) -> None:
+    """Make the competition's stored rows equal to its table worked out from the matches. Runs in
+    the caller's transaction (the services': atomic, the match or competition locked)."""
+    from scoring.selectors.standings import computed_team_records
+
+    records = {record.team_id: record for record in computed_team_records(competition)}
+    stored = {row.team_id: row for row in TeamStanding.objects.filter(competition=competition)}
+    changed, created = [], []
+    for team_id, record in records.items():
+        values = {
+            "played": record.played, "won": record.won, "drawn": record.drawn, "lost": record.lost,
+            "points": Decimal(str(record.points)), "card_points_for": record.card_points_for,
+            "card_points_against": record.card_points_against,
+        }
+        row = stored.pop(team_id, None)
+        if row is None:
+            created.append(TeamStanding(competition=competition, team_id=team_id, **values))
+        elif any(getattr(row, name) != value for name, value in values.items()):
+            for name, value in values.items():
+                setattr(row, name, value)
+            changed.append(row)
+    if stored:  # a team that left the competition without a result
+        TeamStanding.objects.filter(pk__in=[row.pk for row in stored.values()]).delete()
+    if changed:
+        TeamStanding.objects.bulk_update(changed, list(FIELDS))
+    if created:
+        TeamStanding.objects.bulk_create(created)
+
+
+FIELDS = ("played", "won", "drawn", "lost", "points", "card_points_for", "card_points_against")

@@ -1,0 +1,206 @@
+"""`make load`: a federation's round night against gunicorn on loopback, with Locust, headless and
+bounded (the load itself at most 3 minutes).
+
+    .venv/bin/python tests/benchmarks/round_night.py [--postgres] [--steps 10,50,100,200,300]
+        [--seconds 30] [--fraction 1.0]
+
+The data is `manage.py demo --scale federation` in a scratch database (SQLite in a temporary
+folder; with --postgres a new database on the server named by DATABASE_URL, dropped afterwards).
+Then a new round of every competition is paired through the services and its matches are live:
+each has a secretary of its home club, who saves one deal every 20 s (locustfile.py); spectators
+(1 000 per 300 live matches) load a live round, standings, match or team page every 10 s; one
+protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
+baseline. The load is stepped (--steps: numbers of live matches, --seconds each); every step
+prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
+- the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step;
+- the errors (target 0);
+and at the end: every confirmed save stored (the deals of the live matches counted in the
+database equal the saves Locust saw confirmed), and `round_night_capacity`, the largest number of
+live matches whose step met every target (target >= 300); the stepping stops at the first step
+that misses one, since a larger load would only queue behind its unanswered requests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(BASE_DIR))
+
+from tests.production.server import VENV_BIN, gunicorn, manage, production_env, scratch_database  # noqa: E402
+
+PASSWORD = "rundkväll-lösen-42"
+RATIO = 3
+CAPACITY_TARGET = 300
+MAX_LOAD_SECONDS = 180
+PAGE_TYPES = ("live round", "standings", "match", "team", "protocol pdf", "deal save")
+
+SETUP = r"""
+import json
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from scoring import services
+from scoring.models import Competition, Match, Round
+from scoring.services.audit import COMMAND_LINE
+
+wanted = int(LIVE)
+User = get_user_model()
+today = timezone.localdate()
+accounts, rounds = [], []
+for competition in Competition.objects.order_by("pk"):
+    if len(accounts) >= wanted:
+        break
+    last = competition.rounds.order_by("-number").first()
+    round_ = services.round_save(user=COMMAND_LINE, round=Round(competition=competition, number=last.number + 1, date=today))
+    rounds.append(f"/competitions/{competition.pk}/rounds/{round_.number}/")
+    teams = list(competition.teams.order_by("pk"))[:20]
+    for table, (home, away) in enumerate(zip(teams[0::2], teams[1::2]), start=1):
+        if len(accounts) >= wanted:
+            break
+        match = services.match_create(user=COMMAND_LINE, competition=competition, round=round_, table=table,
+                                      home_team=home, away_team=away, scheduled_start=timezone.now())
+        user = User.objects.create_user(f"rundkvall{len(accounts)}", password=PASSWORD)
+        home.club.secretaries.add(user)
+        accounts.append({"username": user.username, "match": match.pk, "competition": competition.pk,
+                         "home": home.pk, "away": away.pk})
+competitions = sorted({account["competition"] for account in accounts})
+played = list(Match.objects.filter(status=Match.Status.CONFIRMED, competition_id__in=competitions).order_by("pk").values_list("pk", flat=True)[:200])
+print("SETUP:" + json.dumps({
+    "password": PASSWORD,
+    "accounts": accounts,
+    "pages": {
+        "live round": rounds,
+        "standings": [f"/competitions/{pk}/" for pk in competitions],
+        "match": [f"/matches/{account['match']}/" for account in accounts],
+        "team": [f"/teams/{account[side]}/" for account in accounts for side in ("home", "away")],
+    },
+    "pdfs": [f"/matches/{pk}/protocol.pdf" for pk in played],
+}))
+"""
+
+COUNT = r"""
+import json
+from scoring.models import Deal
+print("COUNT:" + json.dumps(Deal.objects.filter(match_id__in=json.loads(IDS)).count()))
+"""
+
+
+def emit(name, value, unit, target, ok, **extra) -> bool:
+    line = {"name": name, "value": round(value, 1) if isinstance(value, float) else value, "unit": unit,
+            "target": target, "ok": bool(ok), **extra}
+    print(json.dumps(line, ensure_ascii=False), flush=True)
+    return bool(ok)
+
+
+def shell(code: str, env: dict, marker: str):
+    result = manage("shell", "-c", code, env=env, timeout=900)
+    line = next(line for line in result.stdout.splitlines() if line.startswith(marker))
+    return json.loads(line[len(marker):])
+
+
+def read_stats(prefix: Path) -> dict[str, dict]:
+    with open(f"{prefix}_stats.csv", encoding="utf-8") as stats:
+        return {row["Name"]: row for row in csv.DictReader(stats)}
+
+
+def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> tuple[bool, int]:
+    spectators = max(1, round(live * 1000 / 300))
+    users = live + spectators + 2
+    prefix = tmp / f"step{live}"
+    confirmed_path = tmp / f"confirmed{live}.json"
+    env = {**os.environ, "ROUND_NIGHT_DATA": str(data_path), "ROUND_NIGHT_CONFIRMED": str(confirmed_path),
+           "LIVE": str(live), "SPECTATORS": str(spectators)}
+    subprocess.run(
+        [str(VENV_BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")), "--headless",
+         "--host", f"http://127.0.0.1:{port}", "-u", str(users), "-r", str(max(1, users // 10)),
+         "-t", f"{seconds}s", "--stop-timeout", "5", "--csv", str(prefix), "--only-summary",
+         "--loglevel", "WARNING"],
+        cwd=BASE_DIR, env=env, check=False, capture_output=True, timeout=seconds + 120,
+    )
+    stats = read_stats(prefix)
+    if "baseline" not in stats:  # not one baseline request came back within the step: overloaded
+        emit(f"round_night_{live}_baseline_p95", None, "ms", "an answer within the step", False)
+        return False, 0
+    baseline = float(stats["baseline"]["95%"])
+    ok = emit(f"round_night_{live}_baseline_p95", baseline, "ms", None, True, requests=int(stats["baseline"]["Request Count"]))
+    for kind in PAGE_TYPES:
+        row = stats.get(kind)
+        if row is None:
+            ok = emit(f"round_night_{live}_{kind.replace(' ', '_')}_p95", None, "ms", f"<= {RATIO}x baseline", False,
+                      about="no request of this type was made") and ok
+            continue
+        p95 = float(row["95%"])
+        ok = emit(f"round_night_{live}_{kind.replace(' ', '_')}_p95", p95, "ms", f"<= {RATIO}x baseline p95",
+                  p95 <= RATIO * baseline, ratio=round(p95 / baseline, 1) if baseline else None,
+                  requests=int(row["Request Count"])) and ok
+    failures = int(stats["Aggregated"]["Failure Count"])
+    ok = emit(f"round_night_{live}_errors", failures, "requests", 0, failures == 0,
+              requests=int(stats["Aggregated"]["Request Count"])) and ok
+    confirmed = json.loads(confirmed_path.read_text())["saves"] if confirmed_path.exists() else 0
+    return ok, confirmed
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--postgres", action="store_true", help="a scratch database on DATABASE_URL's server")
+    parser.add_argument("--steps", default="10,50,100,200,300", help="numbers of live matches, one step each")
+    parser.add_argument("--seconds", type=int, default=30, help="seconds of load per step")
+    parser.add_argument("--fraction", type=float, default=1.0, help="a smaller federation (tests of this script)")
+    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    steps = sorted({int(step) for step in args.steps.split(",")})
+    if len(steps) * args.seconds > MAX_LOAD_SECONDS:
+        parser.error(f"the load is bounded to {MAX_LOAD_SECONDS} s: steps x seconds is more")
+    postgres = None
+    if args.postgres:
+        import dj_database_url
+
+        parsed = dj_database_url.parse(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres"))
+        postgres = {"host": parsed["HOST"], "port": parsed["PORT"], "user": parsed["USER"], "password": parsed["PASSWORD"]}
+
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        with scratch_database(tmp, postgres) as database_url:
+            env = production_env(database_url=database_url, static_root=tmp / "static", DJANGO_LOG_LEVEL="WARNING",
+                                 DJANGO_SETTINGS_MODULE="tests.benchmarks.load_settings")
+            started = time.perf_counter()
+            manage("migrate", "--noinput", env=env)
+            manage("collectstatic", "--noinput", env=env)
+            manage("demo", "--scale", "federation", "--fraction", str(args.fraction), "--public-passwords", env=env,
+                   timeout=900)
+            data = shell(SETUP.replace("PASSWORD", repr(PASSWORD)).replace("LIVE", str(max(steps))), env, "SETUP:")
+            emit("round_night_data", time.perf_counter() - started, "s", None, True,
+                 live_matches=len(data["accounts"]), database="postgresql" if postgres else "sqlite")
+            data_path = tmp / "round_night.json"
+            data_path.write_text(json.dumps(data), encoding="utf-8")
+            capacity, confirmed = 0, 0
+            with gunicorn(env, workers=args.workers, threads=args.threads, log_path=tmp / "gunicorn.log") as port:
+                for live in steps:
+                    if live > len(data["accounts"]):
+                        break
+                    ok, saves = run_step(live, args.seconds, port, data_path, tmp)
+                    confirmed += saves
+                    if not ok:
+                        # A larger load would only queue behind this one's unanswered requests.
+                        break
+                    capacity = live
+            ids = json.dumps([account["match"] for account in data["accounts"]])
+            stored = shell(COUNT.replace("IDS", repr(ids)), env, "COUNT:")
+    all_ok = emit("round_night_saves_stored", stored, "deals", f"= {confirmed} confirmed saves", stored == confirmed)
+    all_ok = emit("round_night_capacity", capacity, "live matches", f">= {CAPACITY_TARGET}",
+                  capacity >= CAPACITY_TARGET) and all_ok
+    return 0 if all_ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
