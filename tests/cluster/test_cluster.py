@@ -15,6 +15,9 @@ import pytest
 
 from .conftest import CSRF_INPUT, Browser, deals_stored, query
 
+# Real servers: `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 def running(cluster_setup):
     """The set-up with both app servers and Redis running (a scenario before may have stopped one)."""
     cluster = cluster_setup.cluster

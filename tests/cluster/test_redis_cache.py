@@ -14,7 +14,11 @@ from scoring import redis_cache
 from scoring.redis_cache import FallbackRedisCache
 from tests.production.server import free_port
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server)")
+# A real Redis: `make test-fast` leaves these out.
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("redis-server") is None, reason="needs redis-server (Debian package redis-server)"),
+]
 
 
 @pytest.fixture
