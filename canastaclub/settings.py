@@ -374,7 +374,37 @@ DOCUMENTS_PER_MINUTE = env_int("DJANGO_DOCUMENTS_PER_MINUTE", 12)
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/canasta.html"
 
-# --- Documents (PDF and Excel exports) ------------------------------------------------------------
-# The site's public address, printed on PDF protocols as a link and a QR code to the online record.
+# --- E-mail ---------------------------------------------------------------------------------------
+# Protocols to confirm, disputed and confirmed are mailed (scoring/notifications.py). By default the
+# mails are written to the console; a site that mails for real sets DJANGO_EMAIL_HOST and the rest.
 
-SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000").strip().rstrip("/")
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "")
+EMAIL_BACKEND = os.environ.get(
+    "DJANGO_EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if EMAIL_HOST else "django.core.mail.backends.console.EmailBackend",
+)
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", True)
+EMAIL_TIMEOUT = env_int("DJANGO_EMAIL_TIMEOUT", 10)
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_DEFAULT_FROM_EMAIL", "canasta@localhost")
+
+# --- The site's address ---------------------------------------------------------------------------
+# The site's public address: every absolute link (printed protocols' link and QR code, e-mails, the
+# embed code, the JSON and calendar feeds) is built from it and never from a request's Host header,
+# which the sender chooses. A production site must say where it lives, so it refuses to start
+# without it.
+
+SITE_URL = os.environ.get("SITE_URL", "").strip().rstrip("/")
+if not SITE_URL:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SITE_URL must be set when DJANGO_DEBUG is off: the site's public address, "
+            "e.g. https://canasta.example.org (printed protocols, e-mails and feeds link to it)."
+        )
+    SITE_URL = "http://127.0.0.1:8000"
+if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", SITE_URL):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be an http or https address such as https://canasta.example.org (got {SITE_URL!r})."
+    )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.problems import Problem
 from scoring.engine.protocol_file import ProtocolFileError
+from scoring.exports.formatting import format_number
 
 SIDE_LABELS = {
     "home": pgettext_lazy("side", "home team"),
@@ -99,8 +100,17 @@ def field_label(field: str | None) -> str:
     return str(FIELD_LABELS.get(name, name))
 
 
+def _shown(value):
+    """A number in a message looks as in the tables beside it (1 187, −40): the reader compares them."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return format_number(value)
+    return value
+
+
 def _format(template, params) -> str:
     try:
+        if isinstance(params, dict):
+            params = {name: _shown(value) for name, value in params.items()}
         return str(template) % params
     except (KeyError, TypeError, ValueError):
         return str(template)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.engine import DEFAULT_POINTS_KEY, DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS
@@ -66,6 +67,8 @@ class Player(models.Model):
         blank=True,
         related_name="player",
     )
+    # A player or team with results is archived instead of deleted: its matches keep their names.
+    archived = models.BooleanField(_("archived"), default=False)
 
     class Meta:
         verbose_name = _("player")
@@ -104,6 +107,7 @@ class Team(models.Model):
         blank=True,
         related_name="captain_of",
     )
+    archived = models.BooleanField(_("archived"), default=False)
 
     class Meta:
         verbose_name = _("team")
@@ -113,7 +117,8 @@ class Team(models.Model):
             models.CheckConstraint(
                 condition=~Q(player_one=F("player_two")), name="team_two_different_players"
             ),
-            models.UniqueConstraint(fields=["club", "name"], name="team_name_unique_in_club"),
+            # "Essen" and "essen" are one team to the people reading the tables.
+            models.UniqueConstraint("club", Lower("name"), name="team_name_unique_in_club_any_case"),
         ]
 
     def __str__(self) -> str:
@@ -295,6 +300,18 @@ class Match(models.Model):
         related_name="+",
     )
     confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+    # The other side's objection to the submitted protocol, shown to the secretary until the
+    # protocol is submitted again (the audit log keeps every dispute).
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("disputed by"),
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    disputed_at = models.DateTimeField(_("disputed"), null=True, blank=True)
+    dispute_reason = models.TextField(_("why the protocol is disputed"), blank=True)
     version = models.PositiveIntegerField(_("version"), default=1)
     updated_at = models.DateTimeField(_("updated"), auto_now=True)
 

@@ -114,3 +114,13 @@ def can_confirm(user, match: Match) -> bool:
     # A team without a captain is spoken for by its club's secretary, or its results could never
     # be confirmed (and never count where confirmation is required).
     return match.away_team.captain_id is None and is_secretary_of(user, match.away_team.club_id)
+
+
+def can_dispute(user, match: Match) -> bool:
+    """Whoever may confirm may dispute instead, and so may the away club's secretary: the other
+    side objects, the home side corrects (the home team keeps the protocol, see the module's text)."""
+    if can_confirm(user, match):
+        return True
+    if not getattr(user, "is_authenticated", False) or can_enter_protocol(user, match):
+        return False
+    return is_secretary_of(user, match.away_team.club_id)

@@ -8,7 +8,7 @@ from django.urls import path, register_converter
 
 from scoring.converters import IdConverter, NumberConverter
 
-from scoring.views import exports, manage, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
+from scoring.views import exports, manage, manage_delete, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -55,6 +55,7 @@ urlpatterns = [
     path("matches/<id:pk>/protocol/", secretary.MatchProtocolView.as_view(), name="match-protocol"),
     path("matches/<id:pk>/protocol/check/", secretary.DealLiveCheckView.as_view(), name="match-protocol-check"),
     path("matches/<id:pk>/protocol/upload/", secretary_upload.ProtocolUploadView.as_view(), name="match-protocol-upload"),
+    path("matches/<id:pk>/protocol/upload/save/", secretary_upload.ProtocolUploadSaveView.as_view(), name="match-protocol-upload-save"),
     path("matches/<id:pk>/deals/<number:number>/correct/", secretary.DealCorrectView.as_view(), name="deal-correct"),
     path("matches/<id:pk>/deals/remove-last/", secretary.DealDeleteLastView.as_view(), name="deal-delete-last"),
     path("matches/<id:pk>/start/", secretary_actions.MatchStartView.as_view(), name="match-start"),
@@ -64,6 +65,7 @@ urlpatterns = [
     path("matches/<id:pk>/void/", secretary_actions.MatchVoidView.as_view(), name="match-void"),
     path("matches/<id:pk>/submit/", secretary_actions.MatchSubmitView.as_view(), name="match-submit"),
     path("matches/<id:pk>/confirm/", secretary_actions.MatchConfirmView.as_view(), name="match-confirm"),
+    path("matches/<id:pk>/dispute/", secretary_actions.MatchDisputeView.as_view(), name="match-dispute"),
     path("matches/<id:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
     # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches
@@ -81,6 +83,10 @@ urlpatterns = [
     path("manage/rounds/<id:pk>/", manage.RoundUpdateView.as_view(), name="manage-round-edit"),
     path("manage/competitions/<id:pk>/matches/new/", manage.MatchCreateView.as_view(), name="manage-match-create"),
     path("manage/matches/<id:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
+    path("manage/players/<id:pk>/delete/", manage_delete.PlayerDeleteView.as_view(), name="manage-player-delete"),
+    path("manage/teams/<id:pk>/delete/", manage_delete.TeamDeleteView.as_view(), name="manage-team-delete"),
+    path("manage/rounds/<id:pk>/delete/", manage_delete.RoundDeleteView.as_view(), name="manage-round-delete"),
+    path("manage/matches/<id:pk>/delete/", manage_delete.MatchDeleteView.as_view(), name="manage-match-delete"),
     path("manage/invitations/", manage.InvitationListView.as_view(), name="manage-invitations"),
     # -- end of manage
     # exports: PDF and Excel downloads

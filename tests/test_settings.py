@@ -30,6 +30,7 @@ def production_env(**extra):
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
         "DJANGO_ALLOWED_HOSTS": "example.org",
+        "SITE_URL": "https://example.org",
         **extra,
     }
 
@@ -50,6 +51,21 @@ def test_production_mode_refuses_to_start_without_a_secret_key():
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert "DJANGO_SECRET_KEY" in result.stderr
+
+
+def test_production_mode_refuses_to_start_without_its_address():
+    result = run_manage("check", env_overrides=production_env(), drop=["SITE_URL"])
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert "SITE_URL must be set" in result.stderr
+
+
+def test_an_address_that_is_not_a_web_address_is_refused():
+    result = run_manage("check", env_overrides=production_env(SITE_URL="canasta.example.org"))
+
+    assert result.returncode != 0
+    assert "SITE_URL must be an http or https address" in result.stderr
 
 
 def test_unclear_debug_value_is_refused():

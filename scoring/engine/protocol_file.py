@@ -161,7 +161,7 @@ def _parse_yes_no(raw: Any, line: int, column: str, *, empty_is_no: bool = False
 def _parse_choice(raw: Any, line: int, column: str, choices: Sequence[str]) -> str | None:
     if raw is None:
         return None
-    text = str(raw).strip().casefold()
+    text = interchange_value(str(raw))
     if not text:
         return None
     if text not in choices:
@@ -188,7 +188,7 @@ def _check_header(header: Sequence[Any]) -> list[str]:
         raise ProtocolFileError("no-header", 1)
     names: list[str] = []
     for cell in header:
-        name = "" if cell is None else str(cell).strip().lower()
+        name = "" if cell is None else interchange_name(str(cell))
         if not name:
             raise ProtocolFileError("empty-column-name", 1, None, {"position": len(names) + 1})
         if name not in _COLUMN_SET:
@@ -758,3 +758,56 @@ def write_xlsx(state: MatchState, sheet_title: str = "Protokoll") -> bytes:
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+# -- the Swedish headings of the spreadsheets a person reads ----------------------------------------
+#
+# The site's workbooks head their deal columns in Swedish and write Swedish words (ja, hemma,
+# talong); a file saved from one imports again, as does one in the interchange columns above.
+
+SWEDISH_HEADERS: dict[str, str] = {
+    "deal": "Giv",
+    **{
+        f"{side}_{name}": f"{label} {text}"
+        for side, label in (("home", "Hemma"), ("away", "Borta"))
+        for name, text in (
+            ("cards", "kortpoäng"),
+            ("natural", "rena canastor"),
+            ("mixed", "blandade canastor"),
+            ("red3", "röda treor"),
+            ("penalty", "straff"),
+            ("melded", "har lagt ut"),
+            ("min", "minimum"),
+            ("score", "givpoäng"),
+            ("total", "summa"),
+        )
+    },
+    "out": "Gick ut",
+    "concealed": "Dold utgång",
+    "end": "Given slutade",
+    "time_up": "Tiden ute",
+    "dealt": "Given minut",
+}
+SWEDISH_VALUES: dict[str, str] = {
+    "hemma": "home",
+    "borta": "away",
+    "utgång": "out",
+    "talong": "stock",
+    "klockan": "clock",
+}
+_COLUMN_OF_SWEDISH = {heading.casefold(): column for column, heading in SWEDISH_HEADERS.items()}
+_VALUE_OF_SWEDISH = {word.casefold(): value for word, value in SWEDISH_VALUES.items()}
+SWEDISH_WORDS: dict[str, str] = {value: word for word, value in SWEDISH_VALUES.items()}
+
+
+def interchange_name(header: str) -> str:
+    """A header cell as its interchange column: 'Hemma kortpoäng' -> 'home_cards'; an interchange
+    name or an unknown one comes back as it was written (lower case, trimmed)."""
+    text = header.strip().casefold()
+    return _COLUMN_OF_SWEDISH.get(text, text)
+
+
+def interchange_value(text: str) -> str:
+    """A written choice as the interchange value: 'hemma' -> 'home', 'talong' -> 'stock'."""
+    text = text.strip().casefold()
+    return _VALUE_OF_SWEDISH.get(text, text)

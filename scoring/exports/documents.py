@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.conf import settings
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _, pgettext
 
@@ -22,23 +21,20 @@ from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
 from scoring.models import Match, Team
 from scoring.selectors.protocols import match_protocol as read_protocol, status_text
+from scoring.protocol_layout import paper_columns
+from scoring.site_address import site_url
 
 from .formatting import format_number, iso_date
 
 # Enough rows for a 60-minute match (the engine warns above 15 deals in a timed match), and few
 # enough that the form, the reference table and the signatures fit one A4 page.
 BLANK_DEAL_ROWS = 18
-DEFAULT_SITE_URL = "http://127.0.0.1:8000"
 
 
 def user_name(user) -> str:
     if user is None:
         return ""
     return user.get_full_name() or user.get_username()
-
-
-def site_url() -> str:
-    return getattr(settings, "SITE_URL", DEFAULT_SITE_URL).rstrip("/")
 
 
 def match_record_url(match: Match) -> str:
@@ -102,11 +98,15 @@ def clock_text(rules: RuleSet) -> str:
     }
 
 
-def protocol_header(match: Match, rules: RuleSet) -> ProtocolHeader:
+def protocol_header(match: Match, rules: RuleSet, *, played: bool = True) -> ProtocolHeader:
     round_ = match.round
     when = round_.date if round_ and round_.date else None
     if match.scheduled_start:
         when = match.scheduled_start
+    # A protocol records the day the match was played, which a postponed or early match does not
+    # share with its round; the blank protocol, for the table to fill in, has the planned day.
+    if played and match.started_at:
+        when = match.started_at
     return ProtocolHeader(
         competition=str(match.competition),
         organiser=match.competition.organiser.name,
@@ -157,6 +157,18 @@ class SideCells:
     penalties: str
     score: str
     total: str
+    # The counts as typed from the paper (scoring.protocol_layout): canastas and red threes.
+    natural: str = ""
+    mixed: str = ""
+    red3: str = ""
+
+    def cell(self, key: str) -> str:
+        """The printed cell of the protocol column `key` (scoring.protocol_layout.COLUMNS)."""
+        return {
+            "min": self.min_before, "cards": self.cards, "natural": self.natural, "mixed": self.mixed,
+            "red3": self.red3, "out": self.going_out, "penalty": self.penalties, "score": self.score,
+            "total": self.total,
+        }[key]  # fmt: skip
 
 
 @dataclass
@@ -184,6 +196,7 @@ def deal_end_labels() -> dict[str, tuple[str, str]]:
 
 def _side_cells(replayed, side: str) -> SideCells:
     score = replayed.score.side(side)
+    entry = replayed.entry.side(side)
     return SideCells(
         min_before=format_number(replayed.min_before(side)),
         cards=format_number(score.cards),
@@ -193,6 +206,9 @@ def _side_cells(replayed, side: str) -> SideCells:
         penalties=format_number(score.penalties, blank_zero=True),
         score=format_number(score.score),
         total=format_number(replayed.total(side)),
+        natural=format_number(entry.natural, blank_zero=True),
+        mixed=format_number(entry.mixed, blank_zero=True),
+        red3=format_number(entry.red3, blank_zero=True),
     )
 
 
@@ -201,6 +217,7 @@ class MatchProtocol:
     header: ProtocolHeader
     rows: list[ProtocolRow]
     show_red_threes: bool
+    columns: tuple  # a side's columns (scoring.protocol_layout.paper_columns)
     state: MatchState
     home_total: str
     away_total: str
@@ -290,6 +307,7 @@ def match_protocol(match: Match) -> MatchProtocol:
         header=protocol_header(match, rules),
         rows=rows,
         show_red_threes=rules.red_three != 0,
+        columns=paper_columns(rules),
         state=state,
         home_total=format_number(home_total),
         away_total=format_number(away_total),
@@ -316,6 +334,7 @@ class BlankProtocol:
     header: ProtocolHeader
     rows: range
     show_red_threes: bool
+    columns: tuple  # a side's columns (scoring.protocol_layout.paper_columns)
     opening_steps: list[OpeningStep]
     end_legend: list[tuple[str, str]]
     record_url: str
@@ -331,9 +350,10 @@ def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:
     rules = match.rules
     labels = deal_end_labels()
     return BlankProtocol(
-        header=protocol_header(match, rules),
+        header=protocol_header(match, rules, played=False),
         rows=range(1, rows + 1),
         show_red_threes=rules.red_three != 0,
+        columns=paper_columns(rules),
         opening_steps=opening_table(rules),
         end_legend=[labels[key] for key in ("out", "stock", "clock") if key != "clock" or rules.has_clock],
         record_url=match_record_url(match),

@@ -42,6 +42,12 @@ def format_number(value: int | float | Decimal | None, *, blank_zero: bool = Fal
     return MINUS + text if negative else text
 
 
+def signed_number(value: int | float | Decimal | None) -> str:
+    """A difference: +1 230, −40, 0."""
+    text = format_number(value)
+    return "+" + text if value is not None and value > 0 else text
+
+
 def plain_number(value: float | Decimal | None) -> int | float | None:
     """A number for a spreadsheet cell: whole numbers as int, others as float (Decimal is not a cell type)."""
     if value is None:

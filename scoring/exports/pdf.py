@@ -26,9 +26,10 @@ from weasyprint.urls import URLFetcher
 
 from scoring import selectors
 from scoring.models import Competition, Match, Round
+from scoring.site_address import site_url
 
 from . import PDF, Export
-from .documents import blank_protocol, match_protocol, protocol_matches, site_url
+from .documents import blank_protocol, match_protocol, protocol_matches
 from .formatting import file_name, iso_date
 from .tables import (
     RoundResultsExportTable,
@@ -186,7 +187,7 @@ def round_blank_protocols_html(round: Round) -> str:
     for match in matches:
         protocol = blank_protocol(match)
         protocol.qr_code = qr_code(protocol.record_url)
-        protocol.grid_svg = blank_grid_svg(8 if protocol.show_red_threes else 7, len(protocol.rows) - 1)
+        protocol.grid_svg = blank_grid_svg(len(protocol.columns), len(protocol.rows) - 1)
         protocols.append(protocol)
     competition = round.competition
     title = _("Protocols, %(competition)s, round %(number)s") % {

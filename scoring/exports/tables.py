@@ -22,11 +22,12 @@ from scoring import selectors
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
 
-from .formatting import format_number, plain_number
+from .formatting import format_number, plain_number, signed_number
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 STRONG_NUM = {"th": {"class": "num"}, "td": {"class": "num strong"}}
-TEAM = {"th": {"class": "team"}, "td": {"class": "team"}}
+# "listing-team", not "team": the protocol header's framed team block is ".team" in pdf.css.
+TEAM = {"th": {"class": "listing-team"}, "td": {"class": "listing-team"}}
 
 
 class NumberColumn(tables.Column):
@@ -90,7 +91,7 @@ class ExportTable(tables.Table):
 
 class StandingsExportTable(ExportTable):
     rank = tables.Column(verbose_name=pgettext_lazy("standings", "Rank"), attrs=NUM)
-    team = tables.Column(verbose_name=_("Team"), attrs={"th": {"class": "team"}, "td": {"class": "team strong"}})
+    team = tables.Column(verbose_name=_("Team"), attrs={"th": {"class": "listing-team"}, "td": {"class": "listing-team strong"}})
     played = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Played"))
     won = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Won"))
     drawn = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Drawn"))
@@ -99,6 +100,13 @@ class StandingsExportTable(ExportTable):
     card_points_for = NumberColumn(verbose_name=_("Card points for"))
     card_points_against = NumberColumn(verbose_name=_("Card points against"))
     difference = NumberColumn(verbose_name=_("Difference"))
+
+    def render_difference(self, value):
+        # Signed, as the web table prints it: +10 780, −40.
+        return signed_number(value)
+
+    def value_difference(self, record):
+        return plain_number(record["difference"])
 
     def render_rank(self, record):
         # Ties print as "3="; a spreadsheet gets the number, so equal ranks sort together.

@@ -8,7 +8,8 @@ write-only mode, so a sheet of 100 000 deals streams through without being held 
 
 The match protocol sheet uses the interchange columns of RULES.md (engine protocol_file.deal_rows),
 so an exported protocol imports again; the competition's deals sheet has the same columns after the
-match's own (match, round, table, home_team, away_team).
+match's own (match, round, table, home_team, away_team). In Swedish the deal columns are headed
+and filled in Swedish (Hemma kortpoäng, ja, hemma, talong), which the protocol reader accepts too.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from itertools import islice
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _, pgettext
+from django.utils.translation import get_language, gettext as _, pgettext
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
 from openpyxl.cell.cell import ERROR_CODES
@@ -32,7 +33,7 @@ from openpyxl.utils import get_column_letter
 from scoring import selectors
 from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
-from scoring.engine.protocol_file import WRITE_COLUMNS, deal_rows
+from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows
 from scoring.models import Competition, Deal, Match, Round
 
 from scoring.selectors.protocols import match_protocol, status_text
@@ -279,12 +280,37 @@ def _match_facts(match: Match, state) -> list[list[Any]]:
     ]
 
 
+_WORDED_COLUMNS = {"home_melded", "away_melded", "out", "concealed", "end", "time_up"}
+
+
+def readable_deal_rows(rows: Iterable[Sequence[Any]], prefix: Sequence[str] = ()) -> Iterator[list[Any]]:
+    """Deal rows (header first, interchange columns after the `prefix` columns) as a person reads
+    them: in Swedish, Swedish headings and words (engine protocol_file.SWEDISH_HEADERS, which its
+    reader accepts); in another language, the interchange columns as they are."""
+    rows = iter(rows)
+    header = list(next(rows, []))
+    if not (get_language() or "").startswith("sv"):
+        yield header
+        yield from (list(row) for row in rows)
+        return
+    words = {"yes": "ja", "no": "nej", **SWEDISH_WORDS}
+    yield [*prefix, *(SWEDISH_HEADERS.get(name, name) for name in header[len(prefix):])]
+    worded = [index for index, name in enumerate(header) if name in _WORDED_COLUMNS]
+    for row in rows:
+        row = list(row)
+        for index in worded:
+            value = row[index]
+            if isinstance(value, str):
+                row[index] = words.get(value, value)
+        yield row
+
+
 def match_protocol_xlsx(match: Match) -> Export:
     """The protocol in the interchange columns (first sheet: it imports again), and the match facts."""
     match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
     state = match_protocol(match).state
     workbook = new_workbook()
-    write_sheet(workbook, _("Protocol"), deal_rows(state))
+    write_sheet(workbook, _("Protocol"), readable_deal_rows(deal_rows(state)))
     write_sheet(workbook, _("Match"), _match_facts(match, state))
     round_part = _("round %(number)s") % {"number": match.round.number} if match.round_id else ""
     name = file_name(
@@ -365,6 +391,8 @@ def competition_xlsx(competition: Competition) -> Export:
     for round in competition.rounds.order_by("number"):
         write_round_sheet(workbook, round, heading=False, matches=results.get(round.pk, []))
     # The deal rows are ints, text and None already: they go to the sheet as they are.
-    write_sheet(workbook, _("Deals"), competition_deal_rows(competition), convert=False)
+    prefix = [_("Match"), _("Round"), pgettext("card table", "Table"), _("Home team"), _("Away team")]
+    rows = readable_deal_rows(competition_deal_rows(competition), prefix=prefix)
+    write_sheet(workbook, _("Deals"), rows, convert=False)
     name = file_name(competition.name, competition.season, extension="xlsx")
     return Export(name, XLSX, save(workbook))

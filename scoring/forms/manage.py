@@ -36,6 +36,19 @@ class PlayerForm(forms.ModelForm):
         self.club = club
         self.fields["member_number"].help_text = _("Optional; unique within the club.")
 
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        # One person, one row: "Anna Berg" and "anna berg" are the same player to a reader. Two
+        # members who do share a name are told apart by their member numbers.
+        number = (self.data.get(self.add_prefix("member_number")) or "").strip()
+        same = Player.objects.filter(club=self.club, name__iexact=name).exclude(pk=self.instance.pk)
+        if same.filter(member_number="").exists() or (not number and same.exists()):
+            raise forms.ValidationError(
+                _("The club already has a player called %(name)s. If they are two people, give both a member number.")
+                % {"name": name}
+            )
+        return name
+
     def clean_member_number(self):
         number = (self.cleaned_data.get("member_number") or "").strip()
         if number and Player.objects.filter(club=self.club, member_number=number).exclude(pk=self.instance.pk).exists():
@@ -64,7 +77,10 @@ class TeamForm(forms.ModelForm):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
-        players = Player.objects.filter(club=club).order_by("name")
+        # An archived player is kept for old protocols, not paired into new teams.
+        players = Player.objects.filter(club=club).filter(Q(archived=False) | Q(pk__in=[
+            self.instance.player_one_id, self.instance.player_two_id,
+        ])).order_by("name")
         self.fields["player_one"].queryset = players
         self.fields["player_two"].queryset = players
         self.fields["player_one"].empty_label = _("(choose a player)")
@@ -83,7 +99,7 @@ class TeamForm(forms.ModelForm):
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()
-        if Team.objects.filter(club=self.club, name=name).exclude(pk=self.instance.pk).exists():
+        if Team.objects.filter(club=self.club, name__iexact=name).exclude(pk=self.instance.pk).exists():
             raise forms.ValidationError(_("The club already has a team called %(name)s.") % {"name": name})
         return name
 
@@ -123,7 +139,9 @@ class CompetitionForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["teams"].queryset = Team.objects.select_related("club").order_by("club__name", "name")
+        self.fields["teams"].queryset = Team.objects.select_related("club").filter(
+            Q(archived=False) | Q(pk__in=self.instance.teams.all() if self.instance.pk else [])
+        ).order_by("club__name", "name")
         self.fields["rules_key"].help_text = _(
             "How deals are scored and checked. Matches already played keep the rules they were played under."
         )

@@ -43,6 +43,20 @@ def _number_input(*, autofocus: bool = False) -> forms.NumberInput:
     return forms.NumberInput(attrs=attrs)
 
 
+# Numbers that may be below zero (card points −65, a deal score, a running total): a phone's
+# numeric keypad (inputmode "numeric" or "decimal") has no minus key, so these fields ask for the
+# keyboard that has one, and take the text as a protocol file does (engine parse_number: −65,
+# -65, 1 187), which names a slip instead of the browser quietly emptying the field.
+SIGNED_FIELDS = tuple(f"{side}_{name}" for side in SIDES for name in ("cards", "score", "total"))
+
+
+def _signed_number_input() -> forms.TextInput:
+    return forms.TextInput(attrs={
+        "class": "num", "autocomplete": "off", "inputmode": "text", "autocapitalize": "off",
+        "spellcheck": "false", "pattern": "[−+\\-]?[0-9 \u202f]*",
+    })  # fmt: skip
+
+
 class ProtocolNumberField(forms.Field):
     """A whole number, read as a protocol file reads it (engine.protocol_file.parse_number: the same
     numbers are accepted on the page and in a file, and the same refused); empty means
@@ -132,6 +146,8 @@ class DealForm(forms.Form):
     def __init__(self, *args, has_clock: bool = False, autofocus: bool = False, **kwargs):
         kwargs.setdefault("auto_id", "id_%s")
         super().__init__(*args, **kwargs)
+        for name in SIGNED_FIELDS:
+            self.fields[name].widget = _signed_number_input()
         if not has_clock:
             self.fields["end"].choices = [c for c in self.fields["end"].choices if c[0] != "clock"]
         for name, field in self.fields.items():

@@ -20,7 +20,7 @@ from datetime import datetime
 from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.adapters import deal_to_entry
-from scoring.engine import HOME, MatchState, Problem, ReplayedDeal, SideScore, replay
+from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
 from scoring.models import Deal, Match
 
 S = Match.Status
@@ -138,18 +138,23 @@ def match_protocol(match: Match) -> MatchProtocol:
     """The match's deals, read once and replayed once: scores, breakdowns, running totals,
     opening minimums, problems, how the match ended."""
     stored = list(Deal.objects.filter(match_id=match.pk).order_by("number"))
-    state = replay(
-        match.rules,
-        [deal_to_entry(deal, match.started_at) for deal in stored],
-        points=match.points_rules,
-        clock_expired=match.clock_expired,
-    )
+    return _protocol(match, [deal_to_entry(deal, match.started_at) for deal in stored], stored)
+
+
+def protocol_preview(match: Match, entries: list[DealEntry]) -> MatchProtocol:
+    """Deals not saved (a protocol file being checked) as the match's protocol would be with them:
+    the same model, so the page shows them exactly as it will once they are saved."""
+    return _protocol(match, list(entries), [None] * len(entries))
+
+
+def _protocol(match: Match, entries: list[DealEntry], stored: list[Deal | None]) -> MatchProtocol:
+    state = replay(match.rules, entries, points=match.points_rules, clock_expired=match.clock_expired)
     last = len(stored) - 1
     deals = tuple(
         ProtocolDeal(
             number=replayed.number,
-            deal_id=deal.pk,
-            dealt_at=deal.dealt_at,
+            deal_id=deal.pk if deal is not None else 0,
+            dealt_at=deal.dealt_at if deal is not None else None,
             dealt_minute=replayed.entry.dealt_minute,
             home=_side(replayed, HOME),
             away=_side(replayed, "away"),

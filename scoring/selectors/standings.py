@@ -172,11 +172,12 @@ def _tied_before_head_to_head(records: list[TeamRecord], tiebreaks) -> set:
 
 
 def standings_preliminary_count(competition: Competition, up_to_round: int | None = None) -> int:
-    """How many results are shown but do not count yet (waiting for confirmation)."""
+    """How many results wait for confirmation: submitted by the home secretary and not yet
+    confirmed. A finished match not submitted yet waits for its secretary, not for confirmation."""
     if not competition.requires_confirmation:
         return 0
     return (
-        Match.objects.filter(competition=competition)
+        Match.objects.filter(competition=competition, status=Match.Status.SUBMITTED)
         .filter(preliminary_q(competition), _in_rounds(up_to_round))
         .count()
     )

@@ -7,6 +7,7 @@ from .matches import (
     deals_record,
     match_confirm,
     match_declare_clock,
+    match_dispute,
     match_forfeit,
     match_import_deals,
     match_postpone,
@@ -31,6 +32,7 @@ __all__ = [
     "deals_record",
     "match_confirm",
     "match_declare_clock",
+    "match_dispute",
     "match_forfeit",
     "match_import_deals",
     "match_postpone",
@@ -82,3 +84,8 @@ __all__ += [
 from .invitations import invitation_answer, invitations_sync  # noqa: E402
 
 __all__ += ["invitation_answer", "invitations_sync"]
+
+# deleting what was set up by mistake; archiving what has results
+from .deleting import DeletionPlan, delete_or_archive, deletion_plan  # noqa: E402
+
+__all__ += ["DeletionPlan", "delete_or_archive", "deletion_plan"]

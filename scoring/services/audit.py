@@ -69,6 +69,7 @@ MATCH_AUDIT_FIELDS = (
     "home_points",
     "away_points",
     "reason",
+    "dispute_reason",
     "version",
     "scheduled_start",
     "started_at",

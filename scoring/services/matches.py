@@ -28,7 +28,7 @@ from django.db.models import Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import permissions
+from scoring import notifications, permissions
 from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields, minutes_between
 from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
 from scoring.engine.match import MatchState
@@ -512,8 +512,36 @@ def match_submit(*, match: Match, user, expected_version: int | None) -> Match:
     before = match_snapshot(match)
     match.status = S.SUBMITTED if match.competition.requires_confirmation else S.CONFIRMED
     match.submitted_at = timezone.now()
+    # Submitted again after a dispute: the objection was answered (the audit log keeps it).
+    match.disputed_by = None
+    match.disputed_at = None
+    match.dispute_reason = ""
     _save(match)
     audit_log(match=match, user=user, action="match_submit", before=before, after=match_snapshot(match))
+    if match.status == S.SUBMITTED:
+        notifications.protocol_awaits_confirmation(match)
+    return match
+
+
+@transaction.atomic
+def match_dispute(*, match: Match, user, reason: str, expected_version: int | None) -> Match:
+    """The other side does not agree with the protocol: it goes back to the home secretary, with
+    the reason, to be corrected and submitted again. Its result does not count meanwhile."""
+    match = _lock(match, expected_version)
+    _require(permissions.can_dispute(user, match))
+    if match.status not in (S.SUBMITTED, S.FINISHED):
+        raise MatchStateError(_("Only a finished protocol that is not yet confirmed can be disputed."))
+    if not reason.strip():
+        raise MatchStateError(_("Say what is wrong with the protocol, so the secretary can correct it."))
+    before = match_snapshot(match)
+    match.status = S.FINISHED
+    match.submitted_at = None
+    match.disputed_by = person(user)
+    match.disputed_at = timezone.now()
+    match.dispute_reason = reason.strip()
+    _save(match)
+    audit_log(match=match, user=user, action="match_dispute", before=before, after=match_snapshot(match), reason=reason)
+    notifications.protocol_disputed(match, user=user, reason=match.dispute_reason)
     return match
 
 
@@ -531,8 +559,12 @@ def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
     match.confirmed_by = person(user)
     match.confirmed_at = timezone.now()
     match.submitted_at = match.submitted_at or match.confirmed_at
+    match.disputed_by = None
+    match.disputed_at = None
+    match.dispute_reason = ""
     _save(match)
     audit_log(match=match, user=user, action="match_confirm", before=before, after=match_snapshot(match))
+    notifications.protocol_confirmed(match, user=user)
     return match
 
 

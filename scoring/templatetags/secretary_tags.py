@@ -35,3 +35,35 @@ def field_problems(placed, name: str) -> list[str]:
 def invalid_widget(field):
     """The field's input with aria-invalid, for screen readers and the error styling."""
     return field.as_widget(attrs={"aria-invalid": "true"})
+
+
+# -- the protocol's columns (scoring.protocol_layout) ---------------------------------------------
+
+
+@register.simple_tag
+def protocol_columns(rules):
+    """A side's columns of the protocol under `rules`, in the paper's order."""
+    from scoring.protocol_layout import paper_columns
+
+    return paper_columns(rules)
+
+
+@register.simple_tag
+def side_entry_fields(form, side: str):
+    """The entry form's fields of one side, in the paper's order (scoring.protocol_layout)."""
+    from scoring.protocol_layout import entry_field_names
+
+    return [form[name] for name in entry_field_names(side) if name in form.fields]
+
+
+@register.filter
+def paper_cell(side, key: str):
+    """One side's value in the column `key` of a deal row (selectors.protocols.ProtocolSide):
+    counts as typed, going out as its bonus, the engine's numbers for the rest."""
+    if hasattr(side, "cell"):  # a printed protocol's cells (scoring.exports.documents.SideCells)
+        return side.cell(key)
+    if key == "min":
+        return side.min_before
+    if key == "out":
+        return side.breakdown.going_out
+    return getattr(side, key)

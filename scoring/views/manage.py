@@ -135,8 +135,16 @@ class ManageFormView(LoginRequiredMixin, View):
             "object": self.object,
             "error": error,
             "back_url": self.back_url(),
+            "delete_url": self.delete_url(),
         }
         return render(self.request, self.template_name, context, status=status)
+
+    def delete_url(self) -> str | None:
+        """Where a player, team, round or match is deleted (or archived), from its edit page."""
+        names = {Player: "manage-player-delete", Team: "manage-team-delete", Round: "manage-round-delete",
+                 Match: "manage-match-delete"}  # fmt: skip
+        name = names.get(type(self.object))
+        return reverse(f"scoring:{name}", args=[self.object.pk]) if name else None
 
     def get(self, request, pk):
         return self.page(self.make_form())

@@ -11,8 +11,10 @@ from django.views.generic import TemplateView
 
 from scoring import selectors
 from scoring.selectors import public as public_selectors
+from scoring.exports.tables import competition_facts
 from scoring.models import Club, Match, Player, Team
 from scoring.selectors.protocols import match_protocol, status_text
+from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
 
@@ -115,6 +117,8 @@ class CompetitionMixin(PublicPageMixin):
                 link_target=self.link_target(),
             ),
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
+            # How ties are broken, in the words the printed standings use.
+            "standings_order": competition_facts(competition)["order"],
             "current_round": current,
             "current_results": results,
             "current_byes": selectors.round_byes(current) if current is not None else [],
@@ -142,6 +146,7 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         pk = self.competition.pk
         context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
+        context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
         return context
 
 

@@ -13,7 +13,6 @@ from datetime import datetime, timedelta
 from csp.decorators import csp_replace
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext as _
@@ -25,6 +24,7 @@ from scoring import selectors
 from scoring.selectors import public as public_selectors
 from scoring.calendar_feed import CalendarEvent, calendar
 from scoring.models import Match, Team
+from scoring.site_address import absolute_reverse, site_host
 
 from .public import CompetitionMixin
 
@@ -61,7 +61,7 @@ def _match_json(request, match: Match) -> dict:
         "away_points": None if match.away_points is None else selectors.number(match.away_points),
         "counts": bool(getattr(match, "counts", False)),
         "preliminary": bool(getattr(match, "preliminary", False)),
-        "url": request.build_absolute_uri(reverse("scoring:match-detail", args=[match.pk])),
+        "url": absolute_reverse("scoring:match-detail", match.pk),
     }
 
 
@@ -79,9 +79,7 @@ class CompetitionFeedView(View):
                 "season": competition.season,
                 "kind": competition.kind,
                 "card_points": competition.points_rules.card_points,
-                "url": request.build_absolute_uri(
-                    reverse("scoring:competition-detail", args=[competition.pk])
-                ),
+                "url": absolute_reverse("scoring:competition-detail", competition.pk),
             },
             "generated_at": timezone.now().isoformat(timespec="seconds"),
             "standings": [
@@ -140,7 +138,7 @@ def _fixture_event(request, match: Match, host: str) -> CalendarEvent | None:
         result = f"{match.home_total}–{match.away_total}"
         summary = f"{summary} {result}"
         details.append(_("Result: %(result)s") % {"result": result})
-    url = request.build_absolute_uri(reverse("scoring:match-detail", args=[match.pk]))
+    url = absolute_reverse("scoring:match-detail", match.pk)
     club = match.home_team.club
     status = {Match.Status.VOID: "CANCELLED", Match.Status.POSTPONED: "TENTATIVE"}.get(match.status, "CONFIRMED")
     return CalendarEvent(
@@ -161,7 +159,7 @@ class TeamCalendarView(View):
 
     def get(self, request, pk):
         team = get_object_or_404(Team, pk=pk)
-        host = request.get_host().split(":")[0] or "canasta"
+        host = site_host()
         events = [
             event
             for match in public_selectors.team_fixtures(team)

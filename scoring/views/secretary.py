@@ -16,7 +16,6 @@ from django.db.models import F, Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
@@ -37,6 +36,7 @@ from .secretary_base import (
     MatchAccessMixin,
     match_actions,
     place_problems,
+    planned_later_than_today,
     preview_deal,
     protocol_sheet,
     can_see_audit,
@@ -167,6 +167,8 @@ class ProtocolPageMixin(MatchAccessMixin):
             "actions": actions,
             "form": form,
             "preview": preview,
+            # An empty deal is not "without problems": saving it is refused until something is typed.
+            "nothing_typed": not form.is_bound,
             "placed": placed,
             "error": error,
             "upload_form": ProtocolUploadForm(
@@ -176,21 +178,9 @@ class ProtocolPageMixin(MatchAccessMixin):
             if can_see_audit(request.user, match)
             else None,
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
-            "planned_later": _planned_later_than_today(match) if actions.enter and not match.deal_count else None,
+            "planned_later": planned_later_than_today(match) if actions.enter and not match.deal_count else None,
         }
         return render(request, self.template_name, context, status=status)
-
-
-def _planned_later_than_today(match: Match):
-    """The day a match not yet begun is planned for, when that is after today: the secretary may
-    have opened next week's match by mistake (both are listed in "My matches")."""
-    if match.scheduled_start:
-        day = timezone.localdate(match.scheduled_start)
-    elif match.round_id and match.round.date:
-        day = match.round.date
-    else:
-        return None
-    return day if day > timezone.localdate() else None
 
 
 class MatchProtocolView(ProtocolPageMixin, View):

@@ -1,5 +1,5 @@
 """The match lifecycle on the protocol page: start, the clock ran out, walk over (or lost after
-repeated warnings), postpone, void, submit, confirm and reopen.
+repeated warnings), postpone, void, submit, confirm or dispute, and reopen.
 
 Each action is a small page (GET: what it does and its form; POST: the service). The protocol page
 posts the actions that need nothing but a click (start, submit, confirm) straight here. A refusal
@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views import View
 
 from scoring import permissions, services
+from scoring.forms.dispute import DisputeForm
 from scoring.forms.protocol import ForfeitForm, PostponeForm, ReasonForm, VersionForm
 
 from .secretary_base import MatchAccessMixin, match_actions, protocol_sheet
@@ -200,6 +201,25 @@ class MatchConfirmView(MatchActionView):
 
     def perform(self, form):
         services.match_confirm(**self.common(form))
+
+
+class MatchDisputeView(MatchActionView):
+    action = "dispute"
+    form_class = DisputeForm
+    title = _("Dispute the protocol")
+    explanation = _(
+        "The protocol goes back to the home team's secretary with what you write here. The "
+        "secretary corrects it and submits it again, and you are asked to confirm it then. "
+        "Until then the result does not count."
+    )
+    button = _("Send it back to the secretary")
+    done = _("The protocol is sent back to the home team's secretary with your reason.")
+
+    def has_access(self, user) -> bool:
+        return permissions.can_dispute(user, self.match)
+
+    def perform(self, form):
+        services.match_dispute(**self.common(form), reason=form.cleaned_data["reason"])
 
 
 class MatchReopenView(MatchActionView):

@@ -15,6 +15,7 @@ from datetime import datetime
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.http import Http404
+from django.utils import timezone
 
 from scoring import permissions
 from scoring.adapters import deal_to_entry, minutes_between
@@ -67,6 +68,7 @@ class Actions:
     void: bool = False
     submit: bool = False
     confirm: bool = False
+    dispute: bool = False
     reopen: bool = False
     correct: bool = False
     upload: bool = False
@@ -75,7 +77,7 @@ class Actions:
     def any_lifecycle(self) -> bool:
         return any(
             (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
-             self.confirm, self.reopen)
+             self.confirm, self.dispute, self.reopen)
         )  # fmt: skip
 
 
@@ -93,6 +95,7 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
         void=can_manage_result(user, match) and status != S.VOID,
         submit=enter and status == S.FINISHED,
         confirm=permissions.can_confirm(user, match) and status in (S.SUBMITTED, S.FINISHED),
+        dispute=status in (S.SUBMITTED, S.FINISHED) and permissions.can_dispute(user, match),
         reopen=can_manage_result(user, match)
         and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
         correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
@@ -106,7 +109,7 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     access = "view"
     # What the match's pages show of it: one query, however many names the page prints.
-    PAGE_RELATED = (*MATCH_PAGE_RELATED, "entered_by", "confirmed_by")
+    PAGE_RELATED = (*MATCH_PAGE_RELATED, "entered_by", "confirmed_by", "disputed_by")
     # What deciding who may enter the protocol and saving need (the permissions read these rows'
     # ids only; the away team is read only if someone other than the protocol keeper posts).
     SAVE_RELATED = ("competition", "home_team")
@@ -319,3 +322,15 @@ def place_problems(
             placed.general.append(message)
     placed.warnings = [problem_message(problem, number) for number, problem in warnings]
     return placed
+
+
+def planned_later_than_today(match: Match):
+    """The day a match not yet begun is planned for, when that is after today: the secretary may
+    have opened next week's match by mistake (both are listed in "My matches")."""
+    if match.scheduled_start:
+        day = timezone.localdate(match.scheduled_start)
+    elif match.round_id and match.round.date:
+        day = match.round.date
+    else:
+        return None
+    return day if day > timezone.localdate() else None

@@ -145,11 +145,14 @@ def test_upload_of_a_time_up_file_ends_the_match_by_the_clock(s, client):
     match = s["match"]
     client.force_login(s["secretary"])
     url = reverse("scoring:match-protocol-upload", args=[match.pk])
-    client.post(url, {"version": match.version, "file": SimpleUploadedFile("p.csv", TIME_UP.encode())})
-    # Saved at once, or after the preview is confirmed: either way the match ends by the clock.
+    checked = client.post(url, {"version": match.version, "file": SimpleUploadedFile("p.csv", TIME_UP.encode())})
+    # The file is shown as it would be saved; saved when the preview is confirmed.
+    save_form = checked.context["save_form"]
+    client.post(
+        reverse("scoring:match-protocol-upload-save", args=[match.pk]),
+        {name: save_form[name].value() or "" for name in ("version", "checked", "reason")},
+    )
     match.refresh_from_db()
-    if not match.deal_count:
-        client.post(url, {"version": match.version, "file": SimpleUploadedFile("p.csv", TIME_UP.encode()), "confirm": "1"})
     assert_ended_by_the_clock(match)
 
 

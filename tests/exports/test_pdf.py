@@ -29,13 +29,15 @@ def row_line(text: str, first: int) -> str:
 
 
 def printed_deal(deal) -> str:
-    """A replayed deal's row as the protocol prints it: per side the minimum, card points, canasta
-    bonus, going out, penalty (empty cells when 0), deal score and total; then how it ended."""
+    """A replayed deal's row as the protocol prints it, in the paper's columns: per side the
+    minimum, card points, natural and mixed canastas (counts), going out (its bonus), penalty (empty
+    cells when 0; no red threes under sv-tavling), deal score and total; then how it ended."""
     cells = [str(deal.number)]
     for side in ("home", "away"):
         score = deal.score.side(side)
+        entry = deal.entry.side(side)
         cells += [number(deal.min_before(side)), number(score.cards)]
-        cells += [number(value) for value in (score.canastas, score.going_out, score.penalties) if value]
+        cells += [number(value) for value in (entry.natural, entry.mixed, score.going_out, score.penalties) if value]
         cells += [number(score.score), number(deal.total(side))]
     cells.append({"out": "O", "stock": "S", "clock": "C"}[deal.entry.effective_end])
     return " ".join(cells)
@@ -69,12 +71,14 @@ def test_match_protocol_shows_teams_players_every_running_total_and_the_result(p
 
 
 def test_match_protocol_breaks_each_deal_down(played, english):
-    """Deal 2: the away side went out concealed (120 + 500 + 200 = 820); deal 4: a penalty of 100."""
+    """Deal 2: the away side went out concealed (120 + one natural canasta 500 + 200 = 820); deal 4:
+    a penalty of 100. The canastas print as the paper counts them: how many natural, how many mixed."""
     text = pdf_text(pdf.match_protocol_pdf(played["match"]).content)
 
     # deal; home: min, cards, (no canasta, no going out, no penalty), score, total; away: the same; end
-    assert row_line(text, 2) == "2 90 -85 -85 1 800 15 120 500 200 820 780 O"
-    assert row_line(text, 4) == "4 90 300 800 100 1 200 3 510 50 -20 -100 -120 1 310 O"
+    assert row_line(text, 2) == "2 90 -85 -85 1 800 15 120 1 200 820 780 O"
+    # home: 300 cards, 1 natural and 1 mixed canasta, out 100; away: a penalty of 100
+    assert row_line(text, 4) == "4 90 300 1 1 100 1 200 3 510 50 -20 -100 -120 1 310 O"
     assert row_line(text, 3).endswith(" S")  # the stock ran out
 
 
@@ -160,7 +164,7 @@ def test_standings_pdf_lists_teams_in_rank_order_with_the_competition_header(pla
     assert "Skåneserien 2026/27" in text
     assert "Organiser: Hemmaklubben" in text
     first, second = row_line(text, 1), row_line(text, 2)
-    assert first == "1 Hemmalaget 1 1 0 0 1 5 500 3 720 1 780"
+    assert first == "1 Hemmalaget 1 1 0 0 1 5 500 3 720 +1 780"  # signed, as on the web
     assert second == "2 Bortalaget 1 0 0 1 0 3 720 5 500 -1 780"
 
 

@@ -38,6 +38,7 @@ def production_env(*, database_url: str, static_root: Path, **extra: str) -> dic
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
             "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
+            "SITE_URL": "https://canasta.example.org",
             "DATABASE_URL": database_url,
             "DJANGO_STATIC_ROOT": str(static_root),
             "DJANGO_LOG_LEVEL": "INFO",

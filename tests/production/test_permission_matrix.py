@@ -122,11 +122,22 @@ def check_case(w):
     return reverse("scoring:match-protocol-check", args=[w.match.pk]), deal_fields(version=w.version)
 
 
+UPLOAD_CSV = b"deal,home_cards,away_cards,end\n1,120,-40,stock\n2,50,60,stock\n"
+
+
 def upload_case(w):
     play(w, 1)
-    csv = b"deal,home_cards,away_cards,end\n1,120,-40,stock\n2,50,60,stock\n"
     return reverse("scoring:match-protocol-upload", args=[w.match.pk]), {
-        "version": w.version, "reason": "papperet", "file": SimpleUploadedFile("p.csv", csv, "text/csv"),
+        "version": w.version, "reason": "papperet", "file": SimpleUploadedFile("p.csv", UPLOAD_CSV, "text/csv"),
+    }  # fmt: skip
+
+
+def upload_save_case(w):
+    from scoring.views.secretary_upload import sign_checked_file
+
+    play(w, 1)
+    return reverse("scoring:match-protocol-upload-save", args=[w.match.pk]), {
+        "version": w.version, "reason": "papperet", "checked": sign_checked_file(w.match, UPLOAD_CSV, "p.csv"),
     }  # fmt: skip
 
 
@@ -173,6 +184,12 @@ def confirm_case(w):
     return reverse("scoring:match-confirm", args=[w.match.pk]), {"version": w.version}
 
 
+def dispute_case(w):
+    play(w, 3)
+    services.match_submit(match=w.match, user=w.users["home_secretary"], expected_version=int(w.version))
+    return reverse("scoring:match-dispute", args=[w.match.pk]), {"version": w.version, "reason": "giv 2 fel"}
+
+
 def reopen_case(w):
     play(w, 3)
     return reverse("scoring:match-reopen", args=[w.match.pk]), {"version": w.version, "reason": "fel i giv 2"}
@@ -204,6 +221,25 @@ def team_edit_case(w):
         "name": "Omdöpta laget", "player_one": team.player_one_id, "player_two": team.player_two_id,
         "captain": team.captain_id,
     }  # fmt: skip
+
+
+def player_delete_case(w):
+    player = f.make_player("Dubbelinförd", club=w.home_club)
+    return reverse("scoring:manage-player-delete", args=[player.pk]), {}
+
+
+def team_delete_case(w):
+    one, two = f.make_player("Ett", club=w.home_club), f.make_player("Två", club=w.home_club)
+    team = Team.objects.create(name="Felinfört lag", club=w.home_club, player_one=one, player_two=two)
+    return reverse("scoring:manage-team-delete", args=[team.pk]), {}
+
+
+def round_delete_case(w):
+    return reverse("scoring:manage-round-delete", args=[w.round.pk]), {}
+
+
+def match_delete_case(w):
+    return reverse("scoring:manage-match-delete", args=[w.match.pk]), {}
 
 
 COMPETITION_FIELDS = {
@@ -283,7 +319,8 @@ MATRIX: dict[str, Case] = {
     # the protocol (secretary.py)
     "scoring:match-protocol": Case(KEEPER, protocol_case),
     "scoring:match-protocol-check": Case(KEEPER, check_case, writes=False, headers=HTMX),
-    "scoring:match-protocol-upload": Case(KEEPER, upload_case),
+    "scoring:match-protocol-upload": Case(KEEPER, upload_case, writes=False),  # checks, shows
+    "scoring:match-protocol-upload-save": Case(KEEPER, upload_save_case),
     "scoring:deal-correct": Case(KEEPER, correct_case),
     "scoring:deal-delete-last": Case(KEEPER, delete_last_case),
     # the match lifecycle (secretary_actions.py)
@@ -294,6 +331,8 @@ MATRIX: dict[str, Case] = {
     "scoring:match-void": Case(KEEPER, void_case),
     "scoring:match-submit": Case(KEEPER, submit_case),
     "scoring:match-confirm": Case(CONFIRMER, confirm_case),
+    # the other side disputes: whoever confirms, and the away club's secretary
+    "scoring:match-dispute": Case(CONFIRMER | {"away_secretary"}, dispute_case),
     "scoring:match-reopen": Case(KEEPER, reopen_case),
     # the hall clock (public_clock.py)
     "scoring:round-clock-start": Case(KEEPER, clock_start_case),
@@ -308,6 +347,10 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-round-edit": Case(KEEPER, round_edit_case),
     "scoring:manage-match-create": Case(KEEPER, match_create_case),
     "scoring:manage-match-edit": Case(KEEPER, match_edit_case),
+    "scoring:manage-player-delete": Case(KEEPER, player_delete_case),
+    "scoring:manage-team-delete": Case(KEEPER, team_delete_case),
+    "scoring:manage-round-delete": Case(KEEPER, round_delete_case),
+    "scoring:manage-match-delete": Case(KEEPER, match_delete_case),
     # schedule tools (schedules.py)
     "scoring:manage-schedule-generate": Case(KEEPER, schedule_generate_case),
     "scoring:manage-schedule-pair": Case(KEEPER, schedule_pair_case),

@@ -85,8 +85,12 @@ def test_preliminary_results_are_marked(client, league):
         live = services.deals_record(match=live, user=secretary, entry=winning_deal(number, "home"),
                                      expected_version=live.version)
     assert live.status == "finished"
+    url = reverse("scoring:competition-detail", args=[league["competition"].pk])
+    # Finished but not submitted: it waits for its secretary, not for confirmation.
+    assert "väntar på bekräftelse" not in client.get(url).content.decode()
+    services.match_submit(match=live, user=secretary, expected_version=live.version)
 
-    html = client.get(reverse("scoring:competition-detail", args=[league["competition"].pk])).content.decode()
+    html = client.get(url).content.decode()
 
     assert "1 resultat väntar på bekräftelse" in html
     assert "preliminärt" in html

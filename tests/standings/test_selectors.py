@@ -63,8 +63,9 @@ def test_preliminary_results_do_not_count_where_confirmation_is_required():
     make_result(competition, a, c, status=S.IN_PROGRESS, round_number=4)
     table = {row.record.name: row.record for row in competition_standings(competition)}
     assert (table["Alfa"].played, table["Beta"].played, table["Gamma"].played) == (1, 1, 0)
-    assert standings_preliminary_count(competition) == 2
-    assert standings_preliminary_count(competition, up_to_round=2) == 1
+    # Only the submitted one waits for confirmation; the finished one waits for its secretary.
+    assert standings_preliminary_count(competition) == 1
+    assert standings_preliminary_count(competition, up_to_round=1) == 0
     preliminary = {r.record.name: r.record for r in competition_standings(competition, include_preliminary=True)}
     assert (preliminary["Alfa"].played, preliminary["Beta"].played, preliminary["Gamma"].played) == (2, 2, 2)
 

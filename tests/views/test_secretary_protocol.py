@@ -206,14 +206,16 @@ def test_a_deal_dealt_after_the_main_time_is_refused_by_its_minute(client, s):
     assert Deal.objects.count() == 0
 
 
-def test_a_written_total_that_differs_is_refused_and_the_details_open(client, s):
+def test_a_written_total_that_differs_is_refused_beside_its_field(client, s):
     match = s["match"]
 
     response = client.post(protocol(match), deal_data(match.version, **FIRST, home_total=1180))
 
     html = response.content.decode()
     assert response.status_code == 200
-    assert '<details class="deal-written" open>' in html
+    # The written columns stand in each side's fields in the paper's order, never folded away.
+    assert 'class="deal-written"' not in html
+    assert html.index('name="home_min"') < html.index('name="home_cards"') < html.index('name="home_score"') < html.index('name="home_total"')
     slot = re.search(r'<div id="problems-home_total"[^>]*>(.*?)</div>', html, re.S).group(1)
     assert f"1{THIN}185" in slot or "1185" in slot
 

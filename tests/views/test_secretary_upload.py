@@ -1,4 +1,5 @@
-"""Uploading a CSV or xlsx protocol on the match page: all or nothing, problems listed by deal."""
+"""Uploading a CSV or xlsx protocol on the match page: checked and shown as it would be saved,
+saved only when the secretary confirms; all or nothing, problems listed by deal."""
 
 import io
 
@@ -39,10 +40,24 @@ def s(client):
     return setup
 
 
-def upload(client, match, content, name="protokoll.csv", **extra):
+def check(client, match, content, name="protokoll.csv", **extra):
+    """The first step: the file checked and shown; nothing saved."""
     url = reverse("scoring:match-protocol-upload", args=[match.pk])
     data = {"version": match.version, "file": SimpleUploadedFile(name, content), **extra}
     return client.post(url, data)
+
+
+def upload(client, match, content, name="protokoll.csv", **extra):
+    """Both steps: check the file, then save it as the checked page's form does. A refusal at the
+    check is returned as it is."""
+    checked = check(client, match, content, name, **extra)
+    save_form = checked.context["save_form"] if checked.context and "save_form" in checked.context else None
+    if checked.status_code != 200 or save_form is None:
+        return checked
+    assert Deal.objects.filter(match=match).count() == match.deal_count  # nothing saved yet
+    data = {name: save_form[name].value() for name in ("version", "checked", "reason")}
+    data["reason"] = data["reason"] or ""
+    return client.post(reverse("scoring:match-protocol-upload-save", args=[match.pk]), data)
 
 
 def test_a_good_csv_file_is_imported(client, s):
@@ -79,7 +94,7 @@ def test_a_file_with_errors_saves_nothing_and_lists_problems_by_deal(client, s):
     assert response.status_code == 200
     html = response.content.decode()
     assert "Giv 2" in html and "Giv 3" in html
-    assert "287" in html and "9999" in html
+    assert "287" in html and "9\u202f999" in html  # numbers in messages look as in the tables
     match.refresh_from_db()
     assert match.deal_count == 1  # untouched: all or nothing
     assert list(match.deals.values_list("home_cards", flat=True)) == [485]
@@ -126,4 +141,44 @@ def test_a_stale_upload_is_refused(client, s):
     response = upload(client, match, GOOD_CSV.encode())
 
     assert response.status_code == 409
+    assert Deal.objects.count() == 0
+
+
+def test_a_checked_file_is_shown_as_it_would_be_saved_and_not_saved(client, s):
+    from datetime import date, timedelta
+
+    match = s["match"]
+    match.round.date = date.today() + timedelta(days=7)
+    match.round.save()
+
+    response = check(client, match, GOOD_CSV.encode())
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "protokoll.csv" in html and "som den skulle sparas" in html
+    assert 'id="deal-2"' in html and "3\u202f770" in html  # the deals and totals, as the sheet shows them
+    assert "Spara dessa 2 givar" in html
+    assert "Den här matchen är planerad till" in html  # the same notice as typing
+    assert "Välj en fil" not in html
+    assert Deal.objects.count() == 0
+
+
+def test_a_refused_file_does_not_ask_to_choose_a_file(client, s):
+    response = check(client, s["match"], BAD_CSV.encode())
+
+    html = response.content.decode()
+    assert "Giv 2" in html and "Välj en fil" not in html
+    assert "Spara dessa" not in html
+    unreadable = check(client, s["match"], b"deal,home_cards,away_cards,colour\n1,50,0,red\n").content.decode()
+    assert "Okänd kolumn" in unreadable and "Välj en fil" not in unreadable
+
+
+def test_a_forged_checked_file_is_refused(client, s):
+    match = s["match"]
+    response = client.post(
+        reverse("scoring:match-protocol-upload-save", args=[match.pk]),
+        {"version": match.version, "checked": "forged", "reason": ""},
+    )
+
+    assert response.status_code == 200
     assert Deal.objects.count() == 0

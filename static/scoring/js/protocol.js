@@ -19,7 +19,7 @@
 
   function selectOnFocus(event) {
     var input = event.target;
-    if (input && input.matches && input.matches(".deal-form input[type='number']")) {
+    if (input && input.matches && input.matches(".deal-form input.num")) {
       // After the click has placed the caret, or the selection would be lost again.
       window.setTimeout(function () {
         // Only if still focused: select() would pull the focus back from the next field.
@@ -85,7 +85,7 @@
   // Submitted after the field itself, so the server reads "?" (Django takes a name's last value).
   function markNotANumber(event) {
     var input = event.target;
-    if (!input || !input.matches || !input.matches(".deal-form input[type='number']") || !input.form) {
+    if (!input || !input.matches || !input.matches(".deal-form input.num") || !input.form) {
       return;
     }
     var twin = input.form.querySelector("input[type='hidden'][data-not-a-number='" + input.name + "']");
