@@ -10,13 +10,16 @@ PYTEST_WORKERS ?= 2
 # WeasyPrint (PDF) needs Pango, HarfBuzz's subsetter and a font with å, ä, ö; gettext compiles
 # translations.
 SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core gettext
-# The tests also read PDFs back (poppler), drive a real browser (chromium) and open exported
-# spreadsheets in a real spreadsheet program (LibreOffice Calc).
-SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 libreoffice-calc-nogui
+# Several app servers (make cluster, tests/cluster): nginx in front, Redis as their shared cache;
+# make cluster also runs PostgreSQL.
+SYSTEM_PACKAGES_CLUSTER := $(SYSTEM_PACKAGES) nginx redis-server postgresql
+# The tests also read PDFs back (poppler), drive a real browser (chromium), open exported
+# spreadsheets in a real spreadsheet program (LibreOffice Calc) and run the cluster's parts.
+SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 libreoffice-calc-nogui nginx redis-server
 # The benchmarks count the pages of the PDFs they make (poppler's pdfinfo).
 SYSTEM_PACKAGES_BENCH := $(SYSTEM_PACKAGES) poppler-utils
 
-.PHONY: help run test test-fast bench load system-deps system-deps-test system-deps-bench venv venv-dev messages
+.PHONY: help run test test-fast bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
 
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
@@ -24,6 +27,8 @@ help:
 	@echo "make test-fast  the suite without the slow browser, server and fuzz tests (about a minute)"
 	@echo "make bench   run the benchmarks in tests/benchmarks (one JSON line per figure)"
 	@echo "make load    a federation's round night with Locust against gunicorn on loopback (LOAD_ARGS=...)"
+	@echo "make cluster  nginx on http://127.0.0.1:8080 before two app servers, PostgreSQL, Redis, demo data"
+	@echo "make cluster-stop  stop what make cluster started (PostgreSQL keeps running)"
 	@echo "make messages  merge locale/sv/parts/*.po into django.po and compile django.mo"
 
 # Install missing Debian packages when root; otherwise say what is missing and stop.
@@ -51,6 +56,9 @@ system-deps-test:
 
 system-deps-bench:
 	$(call ensure_debian_packages,$(SYSTEM_PACKAGES_BENCH))
+
+system-deps-cluster:
+	$(call ensure_debian_packages,$(SYSTEM_PACKAGES_CLUSTER))
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -91,6 +99,15 @@ bench: system-deps-bench venv-dev
 # Options: make load LOAD_ARGS="--postgres --steps 10,50,100,200,300 --seconds 30".
 load: system-deps venv-dev
 	$(PY) tests/benchmarks/round_night.py $(LOAD_ARGS)
+
+# Several app servers on one database, on loopback (deploy/cluster.py; README, Deployment):
+# PostgreSQL (started if it is down; database canasta_cluster), Redis on 6380, gunicorn on 8001 and
+# 8002, nginx on 8080, the demo data; returns once the site answers through nginx.
+cluster: system-deps-cluster venv
+	$(PY) deploy/cluster.py start
+
+cluster-stop:
+	$(PY) deploy/cluster.py stop
 
 # Swedish texts live in one part per area (locale/sv/parts/*.po) so that several people can
 # translate at once; this merges them into django.po and compiles django.mo. Commit all three.

@@ -260,8 +260,10 @@ if not DEBUG:
     # A load balancer's health check may come over plain HTTP.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
+    # DJANGO_SECURE_COOKIES=0 only for a try on loopback over plain HTTP (make cluster): browsers
+    # and HTTP clients would otherwise keep the login and form cookies to themselves there.
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31536000)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
@@ -319,23 +321,49 @@ LOGGING = {
 }
 
 # --- Cache ----------------------------------------------------------------------------------------
-# Django's stock cache, for the libraries that use one. No page and no standings are cached: a
-# save would empty them exactly while a round is played; the standings are rows kept by the services.
+# Django's stock cache, for the libraries that use one (and the sessions, below). No page and no
+# standings are cached: a save would empty them exactly while a round is played; the standings are
+# rows kept by the services. On one machine each process has its own memory cache. Several app
+# servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database of the site's own):
+# what one server caches or deletes holds for all at once. Redis is only a cache: while it does not
+# answer, the site works from the database and nobody sees an error (scoring/redis_cache.py).
 
-CACHES = {
-    "default": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "canasta",
-        "OPTIONS": {"MAX_ENTRIES": 5000},
-    },
-    # Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
-    # Few entries: a document is up to a few MB, and each server process keeps its own.
-    "documents": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "canasta-documents",
-        "OPTIONS": {"MAX_ENTRIES": 50},
-    },
+# Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
+# Few entries: a document is up to a few MB, and each server process keeps its own (the data's
+# stamp is in the key, so no server ever hands out an old one).
+DOCUMENTS_CACHE = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "canasta-documents",
+    "OPTIONS": {"MAX_ENTRIES": 50},
 }
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "scoring.redis_cache.FallbackRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "canasta",
+            # Seconds to wait for Redis before working without it: on loopback or a LAN it answers
+            # in well under a millisecond, and a page must not hang on a lost Redis.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
+        },
+        "documents": DOCUMENTS_CACHE,
+    }
+    # Sessions are written to the database and kept in Redis too, so a signed-in request reads
+    # its session from Redis; when Redis does not answer, from the database. Every server knows
+    # every session either way, and an outage logs nobody out.
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "canasta",
+            "OPTIONS": {"MAX_ENTRIES": 5000},
+        },
+        "documents": DOCUMENTS_CACHE,
+    }
+    # Sessions in the database only: a process's own memory would not see another's logout.
+    SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Documents a visitor who is not signed in may ask for in a minute, counted by the client's real
 # address; more get a "please wait" page (429). Each server process counts for itself unless the
