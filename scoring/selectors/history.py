@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime
-from decimal import Decimal
 
-from django.db.models import Count, F, Q, Sum
+from django.db.models import F, Q
 from django.utils import timezone
 
 from scoring.models import Club, Match, Player, Season, Team
 
 from .counting import counted_q, number
-from .rating import final_matches, rating_history
+from .rating import add_side_totals, final_matches, rating_history
 from .standings import competition_standings
 
 
@@ -50,26 +49,7 @@ class RatingPoint:
 def _by_season(sides: list[tuple[str, Q]]) -> dict[str, dict]:
     totals: dict[str, dict] = {}
     for side, where in sides:
-        rows = (
-            final_matches()
-            .filter(where)
-            .values(season=F("competition__season"))
-            .annotate(
-                matches=Count("id"),
-                won=Count("id", filter=Q(winner=side)),
-                drawn=Count("id", filter=Q(winner="draw")),
-                points=Sum(f"{side}_points"),
-                cards=Sum(f"{side}_for"),
-            )
-            .order_by()
-        )
-        for row in rows:
-            total = totals.setdefault(row["season"], {"matches": 0, "won": 0, "drawn": 0, "points": Decimal(0), "cards": 0})
-            total["matches"] += row["matches"]
-            total["won"] += row["won"]
-            total["drawn"] += row["drawn"]
-            total["points"] += Decimal(str(row["points"] or 0))
-            total["cards"] += row["cards"] or 0
+        add_side_totals(totals, final_matches().filter(where), side, F("competition__season"))
     return totals
 
 

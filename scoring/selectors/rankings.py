@@ -15,15 +15,14 @@ pairs); the rating comes from the replayed history (selectors.rating). The same 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import Decimal
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import F, Q, QuerySet
 
 from scoring.engine.standings import TeamRecord, rank_teams
 from scoring.models import Competition, Match, Player, Team
 
 from .counting import number
-from .rating import final_matches, rating_history
+from .rating import add_side_totals, final_matches, rating_history
 
 RANKING_ORDER = ("points", "card_points_for", "name")
 PLAYERS, PAIRS = "players", "pairs"
@@ -99,24 +98,7 @@ def _aggregate(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
             matches = matches.filter(**{f"{path}__rotating": False})
         if filter.club:
             matches = matches.filter(**{f"{path}__club": filter.club})
-        rows = (
-            matches.values(ranked=F(f"{path}_id"))
-            .annotate(
-                matches=Count("id"),
-                won=Count("id", filter=Q(winner=side)),
-                drawn=Count("id", filter=Q(winner="draw")),
-                points=Sum(f"{side}_points"),
-                cards=Sum(f"{side}_for"),
-            )
-            .order_by()
-        )
-        for row in rows:
-            total = totals.setdefault(row["ranked"], {"matches": 0, "won": 0, "drawn": 0, "points": Decimal(0), "cards": 0})
-            total["matches"] += row["matches"]
-            total["won"] += row["won"]
-            total["drawn"] += row["drawn"]
-            total["points"] += Decimal(str(row["points"] or 0))
-            total["cards"] += row["cards"] or 0
+        add_side_totals(totals, matches, side, F(f"{path}_id"))
     return totals
 
 

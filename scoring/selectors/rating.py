@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
@@ -44,6 +45,29 @@ def final_q(prefix: str = "") -> Q:
 def final_matches() -> QuerySet[Match]:
     """Final results of public competitions."""
     return Match.objects.filter(final_q(), competition__is_public=True)
+
+
+def add_side_totals(totals: dict, matches: QuerySet[Match], side: str, group: F) -> None:
+    """Add to `totals` (keyed by the value of `group`) the matches, wins, draws, match points and
+    card points for of `side` ("home" or "away") in `matches`: one aggregate query."""
+    rows = (
+        matches.values(key=group)
+        .annotate(
+            matches=Count("id"),
+            won=Count("id", filter=Q(winner=side)),
+            drawn=Count("id", filter=Q(winner="draw")),
+            points=Sum(f"{side}_points"),
+            cards=Sum(f"{side}_for"),
+        )
+        .order_by()
+    )
+    for row in rows:
+        total = totals.setdefault(row["key"], {"matches": 0, "won": 0, "drawn": 0, "points": Decimal(0), "cards": 0})
+        total["matches"] += row["matches"]
+        total["won"] += row["won"]
+        total["drawn"] += row["drawn"]
+        total["points"] += Decimal(str(row["points"] or 0))
+        total["cards"] += row["cards"] or 0
 
 
 def rated_matches() -> QuerySet[Match]:
