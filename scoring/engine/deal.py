@@ -358,14 +358,17 @@ DEAL_CHECKS = (
 
 def check_deal(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The problems found in the deal alone, in a stable order (by check, then home before away)."""
-    if score is None:
-        score = score_deal(rules, deal)
-    problems: list[Problem] = []
-    for check in DEAL_CHECKS:
-        found = check(rules, deal, score)
-        if found:
-            problems.extend(found)
-    return problems
+    return _run(DEAL_CHECKS, rules, deal, score_deal(rules, deal) if score is None else score)
+
+
+def _run(checks, rules: RuleSet, deal: DealEntry, score: DealScore) -> list[Problem]:
+    """What the checks find, in their order."""
+    found: list[Problem] = []
+    for check in checks:
+        problems = check(rules, deal, score)
+        if problems:
+            found.extend(problems)
+    return found
 
 
 def _deal_score_high(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
@@ -421,11 +424,4 @@ DEAL_WARNINGS = (_deal_score_high, _penalty_unusual, _red_threes_not_counted, _m
 
 def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The warnings found in the deal alone, in a stable order."""
-    if score is None:
-        score = score_deal(rules, deal)
-    warnings: list[Problem] = []
-    for check in DEAL_WARNINGS:
-        found = check(rules, deal, score)
-        if found:
-            warnings.extend(found)
-    return warnings
+    return _run(DEAL_WARNINGS, rules, deal, score_deal(rules, deal) if score is None else score)
