@@ -16,20 +16,18 @@ from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext as _, ngettext
+from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.engine.individual import PairingHistory, PlayerStanding, pair_round
 from scoring.models import Competition, Match, Player, Round, Team
-from scoring.selectors.counting import counted_q
 from scoring.selectors.individual import individual_standings
 from scoring.selectors.rating import rating_history
 
 from .audit import audit_log
 from .errors import DomainError
+from .schedules import last_round_complete
 from .seasons import require_open
-
-S = Match.Status
 
 
 def _lock(competition: Competition, user) -> Competition:
@@ -87,17 +85,7 @@ def individual_pair_round(
     entrants = {p.pk: p for p in competition.entrants.all()}
     if len(entrants) < 4:
         raise DomainError(_("Pairing needs at least four players signed up."))
-    last = competition.rounds.order_by("-number").first()
-    if last is not None:
-        open_count = last.matches.exclude(counted_q(competition)).exclude(status=S.VOID).count()
-        if open_count:
-            raise DomainError(
-                ngettext(
-                    "Round %(number)s is not complete: %(count)s match has no result that counts yet.",
-                    "Round %(number)s is not complete: %(count)s matches have no result that counts yet.",
-                    open_count,
-                ) % {"number": last.number, "count": open_count}
-            )
+    last = last_round_complete(competition)
     history = PairingHistory()
     for h1, h2, a1, a2 in competition.matches.values_list(
         "home_team__player_one_id", "home_team__player_two_id", "away_team__player_one_id", "away_team__player_two_id"

@@ -54,6 +54,23 @@ class ScheduleError(DomainError):
     default_message = _("The schedule could not be changed.")
 
 
+def last_round_complete(competition: Competition) -> Round | None:
+    """The competition's last round, refused (ScheduleError) unless every match of it has a
+    result that counts or is void: the next round is paired from its results."""
+    last = competition.rounds.order_by("-number").first()
+    if last is not None:
+        open_count = last.matches.exclude(counted_q(competition)).exclude(status=S.VOID).count()
+        if open_count:
+            raise ScheduleError(
+                ngettext(
+                    "Round %(number)s is not complete: %(count)s match has no result that counts yet.",
+                    "Round %(number)s is not complete: %(count)s matches have no result that counts yet.",
+                    open_count,
+                ) % {"number": last.number, "count": open_count}
+            )
+    return last
+
+
 class FixtureImportError(ScheduleError):
     """The fixture file has problems; nothing was saved. `problems`: FixtureProblem list."""
 
@@ -205,17 +222,7 @@ def schedule_pair_next_round(
     field = list(competition.teams.all())
     if len(field) < 2:
         raise ScheduleError(_("Pairing needs at least two teams in the competition."))
-    last = competition.rounds.order_by("-number").first()
-    if last is not None:
-        open_count = last.matches.exclude(counted_q(competition)).exclude(status=S.VOID).count()
-        if open_count:
-            raise ScheduleError(
-                ngettext(
-                    "Round %(number)s is not complete: %(count)s match has no result that counts yet.",
-                    "Round %(number)s is not complete: %(count)s matches have no result that counts yet.",
-                    open_count,
-                ) % {"number": last.number, "count": open_count}
-            )
+    last = last_round_complete(competition)
     by_id = {team.pk: team for team in field}
     if last is None:
         order = sorted(by_id, key=lambda pk: swedish_sort_key(by_id[pk].name))
