@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 
 from django.db.models import Count, Max, Sum
+from django.forms.models import model_to_dict
 
 from scoring.models import Bye, Club, Competition, Match
+from scoring.selectors.counting import counted_q
 
 
 def competition_document_stamp(competition: Competition) -> str:
@@ -33,4 +35,20 @@ def competition_document_stamp(competition: Competition) -> str:
         ),
         list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")),
     ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def competition_results_stamp(competition: Competition) -> str:
+    """A short text that changes whenever the results that enter the competition's tables do
+    (RULES.md "Standings": the counted matches, and the byes where they score), its settings or its
+    teams' names: what the places round by round are made of. A deal saved in a match being played
+    does not change it."""
+    counted = Match.objects.filter(competition=competition).filter(counted_q(competition))
+    parts = [
+        sorted(counted.aggregate(count=Count("id"), updated=Max("updated_at"), versions=Sum("version")).items()),
+        sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()),  # its teams: next line
+        list(competition.teams.order_by("pk").values_list("pk", "name")),
+    ]
+    if competition.points_rules.bye == "win":
+        parts.append(list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")))
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

@@ -222,6 +222,8 @@ class CompetitionXlsxView(CompetitionExportMixin, ExportView):
 
 
 def can_print_blank_protocols(user, round: Round) -> bool:
+    if not user.is_authenticated:
+        return False  # a visitor's round page must not read the round's matches for nothing
     if permissions.can_manage_competition(user, round.competition):
         return True
     matches = round.matches.select_related("competition", "home_team")
