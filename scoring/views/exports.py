@@ -34,7 +34,7 @@ from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.public import get_visible_competition, visible_competitions
-from scoring.selectors.stamps import competition_document_stamp
+from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
 
 
 def export_response(export: Export) -> HttpResponse:
@@ -115,7 +115,7 @@ class ExportView(View):
 
 class MatchExportMixin:
     def stamp(self) -> str:
-        return competition_document_stamp(self.get_match().competition)
+        return match_document_stamp(self.get_match())
 
     def get_match(self) -> Match:
         return self.visible_match
