@@ -175,7 +175,7 @@ def written(score: int):
     return st.one_of(st.none(), st.just(score), st.integers(score - 10, score + 10), st.integers())
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(rules=rule_sets, deal=st.one_of(arbitrary_deals, deals_at_the_edges()), data=st.data())
 def test_the_fast_path_agrees_with_every_check(rules, deal, data):
     score = score_deal(rules, deal)

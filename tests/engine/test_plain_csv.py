@@ -88,7 +88,7 @@ def outcome(read, *args):
         return error
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(text=texts())
 def test_the_plain_reading_reads_what_the_row_reading_reads(text):
     for delimiter in (",", ";", "\t"):
