@@ -167,7 +167,9 @@ _KEPT_MESSAGES = 8192
 
 
 @lru_cache(maxsize=_KEPT_MESSAGES)
-def _kept_message(language: str | None, code: str, side: str | None, field: str | None, params: tuple, deal_number: int | None) -> str:
+def _kept_message(
+    language: str | None, code: str, side: str | None, field: str | None, params: tuple, deal_number: int | None
+) -> str:
     return problem_message(Problem(code, side, field, {name: value for name, _type, value in params}), deal_number)
 
 

@@ -22,7 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .deal import END_CLOCK, DealEntry, DealScore, SideEntry, check_deal, deal_warnings, passes_deal_checks, passes_deal_warnings, score_deal
+from .deal import (
+    END_CLOCK,
+    DealEntry,
+    DealScore,
+    SideEntry,
+    check_deal,
+    deal_warnings,
+    passes_deal_checks,
+    passes_deal_warnings,
+    score_deal,
+)
 from .problems import AWAY, HOME, Problem
 from .rules import PointsRules, RuleSet
 

@@ -862,7 +862,8 @@ def _plan(read_row: _RowReader) -> list[tuple[int | None, dict[str, Any], Any]]:
     the column is not in the file (as read_row gives it)."""
     plan = []
     for first, melded in ((0, read_row.melded[0]), (8, read_row.melded[1])):
-        cards, natural, mixed, red3, penalty, written_min, written_score, written_total = read_row.int_positions[first : first + 8]
+        numbers = read_row.int_positions[first : first + 8]
+        cards, natural, mixed, red3, penalty, written_min, written_score, written_total = numbers
         plan += [(cards, _NUMBER_CELLS, None), (natural, _COUNT_CELLS, 0), (mixed, _COUNT_CELLS, 0),
                  (red3, _COUNT_CELLS, 0), (penalty, _COUNT_CELLS, 0), (melded, _MELDED_CELLS, None),
                  (written_min, _WRITTEN_CELLS, None), (written_score, _WRITTEN_CELLS, None),

@@ -89,9 +89,10 @@ def test_the_engine_accepts_exactly_what_rules_md_accepts(rules, deal):
 
 # -- the fast path of replay ------------------------------------------------------------------
 # passes_deal_checks says a deal passes exactly when no check of the deal finds anything, and
-# passes_deal_warnings when no warning does. Held over arbitrary integers and words (most such deals break several checks), and
-# over plain deals with one or two numbers moved to the edge of a limit or anywhere (where one
-# check alone decides), under rule sets with other canasta counts, red three values and no clock.
+# passes_deal_warnings when no warning does. Held over arbitrary integers and words (most such
+# deals break several checks), over plain deals with one or two numbers moved to the edge of a
+# limit or anywhere (where one check alone decides), under rule sets with other canasta counts,
+# red three values and no clock; and, one by one, over every single change of a few plain deals.
 
 EDGES = {
     "cards": [-1185, -1181, -1180, -1175, -5, -1, 0, 1, 3, 5, 590, 595, 600, 1175, 1180, 1181, 1185, 3000],
