@@ -70,7 +70,8 @@ MATCH_PAGE_RELATED = (
     "away_substitute",
 )
 def get_visible_match(pk: int, user=None) -> Match:
-    matches = Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=pk)
+    # One row by its key: no ordering (Match's default ordering would join the round for nothing).
+    matches = Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=pk).order_by()
     if getattr(user, "is_authenticated", False):
         match = matches.filter(competition__in=visible_competitions(user)).first()
     else:
