@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -103,6 +103,19 @@ def live_rounds(competition: Competition) -> QuerySet[Round]:
     today = timezone.localdate()
     live = Match.objects.filter(round=OuterRef("pk")).filter(_live_match_q(today))
     return competition.rounds.filter(Exists(live))
+
+
+def neighbour_rounds(round_: Round) -> dict:
+    """`previous_round` and `next_round` of `round_` in its competition (None at either end), in
+    one query."""
+    rounds = Round.objects.filter(competition_id=round_.competition_id)
+    before = rounds.filter(number__lt=round_.number).order_by("-number").values("number")[:1]
+    after = rounds.filter(number__gt=round_.number).order_by("number").values("number")[:1]
+    found = list(rounds.filter(Q(number=Subquery(before)) | Q(number=Subquery(after))))
+    return {
+        "previous_round": next((r for r in found if r.number < round_.number), None),
+        "next_round": next((r for r in found if r.number > round_.number), None),
+    }
 
 
 def rounds_with_state(competition: Competition) -> list[Round]:
