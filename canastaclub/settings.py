@@ -5,6 +5,7 @@ DJANGO_DEBUG=0 and then must set DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; the
 variable. Values are read here once, at import; nothing else in the code base reads os.environ.
 """
 
+import hashlib
 import ipaddress
 import os
 import re
@@ -335,15 +336,31 @@ LOGGING = {
 # so no process ever hands out an old one:
 # - made documents (PDF, xlsx; scoring/views/exports.py), up to a few MB each;
 # - the public pages' kept fragments (Django's {% cache %} tag uses "template_fragments").
+# Their keys begin with the version of what draws them (the templates, the code, the translations),
+# so that a new version of the site never hands out what an older one drew.
+
+
+def drawing_version() -> str:
+    digest = hashlib.sha256()
+    for folder, pattern in ((BASE_DIR / "templates", "*.html"), (BASE_DIR / "scoring", "*.py"), (BASE_DIR / "locale", "*.mo")):
+        for path in sorted(folder.rglob(pattern)):
+            digest.update(path.relative_to(BASE_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 CACHE_DIR = Path(os.environ.get("DJANGO_CACHE_DIR", "").strip() or BASE_DIR / "var" / "cache")
+DRAWING_VERSION = drawing_version()
 DOCUMENTS_CACHE = {
     "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
     "LOCATION": str(CACHE_DIR / "documents"),
+    "KEY_PREFIX": DRAWING_VERSION,
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 FRAGMENTS_CACHE = {
     "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
     "LOCATION": str(CACHE_DIR / "fragments"),
+    "KEY_PREFIX": DRAWING_VERSION,
     "OPTIONS": {"MAX_ENTRIES": 20000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()

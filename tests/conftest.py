@@ -17,8 +17,25 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _own_cache_folders(tmp_path_factory):
+    """Each test process keeps its made documents and kept fragments in folders of its own (the
+    site keeps them on disk, shared by a server's processes): another process emptying its caches
+    (below) must not take away what a test has just made."""
+    from django.conf import settings
+    from django.test import override_settings
+
+    root = tmp_path_factory.mktemp("cache")
+    caches = {alias: dict(config) for alias, config in settings.CACHES.items()}
+    for alias, config in caches.items():
+        if config["BACKEND"].endswith("FileBasedCache"):
+            config["LOCATION"] = str(root / alias)
+    with override_settings(CACHES=caches):
+        yield
+
+
 @pytest.fixture(autouse=True)
-def _empty_cache():
+def _empty_cache(_own_cache_folders):
     """Each test starts with empty caches (the made documents, the visitors' document counts), as a
     fresh server process would."""
     from django.core.cache import caches

@@ -55,11 +55,16 @@ LARGEST_CACHED_DOCUMENT = 4 * 1024 * 1024
 RATE_WINDOW_SECONDS = 60
 
 
+def rate_window() -> int:
+    """The number of the current minute: each client's allowance is counted per minute."""
+    return int(time.time() // RATE_WINDOW_SECONDS)
+
+
 def too_many_documents(request) -> bool:
     """Count this request against its client's allowance of the current minute."""
     if request.user.is_authenticated:
         return False
-    window = int(time.time() // RATE_WINDOW_SECONDS)
+    window = rate_window()
     key = f"documents-asked:{client_address(request)}:{window}"
     counter = caches["default"]
     counter.add(key, 0, RATE_WINDOW_SECONDS * 2)
