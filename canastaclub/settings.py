@@ -321,20 +321,23 @@ LOGGING = {
 }
 
 # --- Cache ----------------------------------------------------------------------------------------
-# Django's stock cache, for the libraries that use one (and the sessions, below). No page and no
-# standings are cached: a save would empty them exactly while a round is played; the standings are
-# rows kept by the services. On one machine each process has its own memory cache. Several app
-# servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database of the site's own):
-# what one server caches or deletes holds for all at once. Redis is only a cache: while it does not
-# answer, the site works from the database and nobody sees an error (scoring/redis_cache.py).
+# Django's stock cache. The public pages keep fragments in it (a standings table, a round's
+# results, a match's protocol, the places chart) under keys made of what they show, so a save never
+# has to delete anything and a kept fragment is never stale (scoring.tables.KeptTable); the
+# sessions use it with several app servers (below). On one machine each process has its own memory
+# cache. Several app servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database
+# of the site's own): what one server keeps holds for all at once. Redis is only a cache: while it
+# does not answer, the site works from the database and nobody sees an error
+# (scoring/redis_cache.py).
 
-# Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
-# Few entries: a document is up to a few MB, and each server process keeps its own (the data's
-# stamp is in the key, so no server ever hands out an old one).
+# Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py;
+# the data's stamp is in the key, so no server ever hands out an old one). On disk, shared by the
+# server's processes: a document is made once per change, not once per process, and up to a few MB
+# stay out of the processes' memory.
 DOCUMENTS_CACHE = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "canasta-documents",
-    "OPTIONS": {"MAX_ENTRIES": 50},
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": os.environ.get("DJANGO_DOCUMENTS_CACHE_DIR", "").strip() or str(BASE_DIR / "var" / "documents"),
+    "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:

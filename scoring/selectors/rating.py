@@ -88,7 +88,9 @@ def rated_matches() -> QuerySet[Match]:
 
 
 def _stamp() -> str:
-    figures = Match.objects.aggregate(
+    # The rated matches only: a deal saved in a match being played (every few seconds on a round
+    # night) must not make the next team or player page replay the whole history.
+    figures = rated_matches().order_by().aggregate(
         count=Count("id"), latest=Max("updated_at"), versions=Coalesce(Sum("version"), 0)
     )
     competitions = Competition.objects.aggregate(

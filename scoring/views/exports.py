@@ -34,7 +34,7 @@ from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.public import get_visible_competition, visible_competitions
-from scoring.selectors.stamps import competition_document_stamp
+from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
 
 
 def export_response(export: Export) -> HttpResponse:
@@ -115,7 +115,7 @@ class ExportView(View):
 
 class MatchExportMixin:
     def stamp(self) -> str:
-        return competition_document_stamp(self.get_match().competition)
+        return match_document_stamp(self.get_match())
 
     def get_match(self) -> Match:
         return self.visible_match
@@ -222,6 +222,8 @@ class CompetitionXlsxView(CompetitionExportMixin, ExportView):
 
 
 def can_print_blank_protocols(user, round: Round) -> bool:
+    if not user.is_authenticated:
+        return False  # a visitor's round page must not read the round's matches for nothing
     if permissions.can_manage_competition(user, round.competition):
         return True
     matches = round.matches.select_related("competition", "home_team")
