@@ -36,9 +36,10 @@ def headed_columns(html: str) -> list[str]:
 
 
 def typed_fields(html: str) -> list[str]:
-    """The entry form's per-side fields in the order the page sets them out."""
-    names = re.findall(r'<input [^>]*name="((?:home|away)_[a-z0-9]+)"', html)
-    return [name for name in names if not name.endswith("_melded")]
+    """The entry form's per-side fields of the paper's columns in the order the page sets them
+    out (not the hidden ones, nor the canasta points a paper may have instead of counts)."""
+    names = re.findall(r'<input (?![^>]*type="hidden")[^>]*name="((?:home|away)_[a-z0-9_]+)"', html)
+    return [name for name in names if not name.endswith(("_melded", "_canasta_points"))]
 
 
 @pytest.mark.django_db
