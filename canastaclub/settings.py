@@ -330,14 +330,21 @@ LOGGING = {
 # does not answer, the site works from the database and nobody sees an error
 # (scoring/redis_cache.py).
 
-# Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py;
-# the data's stamp is in the key, so no server ever hands out an old one). On disk, shared by the
-# server's processes: a document is made once per change, not once per process, and up to a few MB
-# stay out of the processes' memory.
+# Kept on disk, shared by the server's processes (each thing is made once per change, not once per
+# process, and stays out of the processes' memory); the data's stamp or content is in every key,
+# so no process ever hands out an old one:
+# - made documents (PDF, xlsx; scoring/views/exports.py), up to a few MB each;
+# - the public pages' kept fragments (Django's {% cache %} tag uses "template_fragments").
+CACHE_DIR = Path(os.environ.get("DJANGO_CACHE_DIR", "").strip() or BASE_DIR / "var" / "cache")
 DOCUMENTS_CACHE = {
     "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-    "LOCATION": os.environ.get("DJANGO_DOCUMENTS_CACHE_DIR", "").strip() or str(BASE_DIR / "var" / "documents"),
+    "LOCATION": str(CACHE_DIR / "documents"),
     "OPTIONS": {"MAX_ENTRIES": 2000},
+}
+FRAGMENTS_CACHE = {
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": str(CACHE_DIR / "fragments"),
+    "OPTIONS": {"MAX_ENTRIES": 20000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
@@ -351,6 +358,7 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
         },
         "documents": DOCUMENTS_CACHE,
+        "template_fragments": FRAGMENTS_CACHE,
     }
     # Sessions are written to the database and kept in Redis too, so a signed-in request reads
     # its session from Redis; when Redis does not answer, from the database. Every server knows
@@ -364,6 +372,7 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         },
         "documents": DOCUMENTS_CACHE,
+        "template_fragments": FRAGMENTS_CACHE,
     }
     # Sessions in the database only: a process's own memory would not see another's logout.
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
