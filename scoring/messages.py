@@ -26,6 +26,7 @@ FIELD_LABELS = {
     "cards": _("card points"),
     "natural": _("natural canastas"),
     "mixed": _("mixed canastas"),
+    "canasta_points": _("canasta points"),
     "red3": _("red threes"),
     "penalty": _("penalties"),
     "melded": _("melded"),

@@ -8,7 +8,7 @@ from django.urls import path, register_converter
 
 from scoring.converters import IdConverter, NumberConverter
 
-from scoring.views import exports, manage, manage_delete, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
+from scoring.views import exports, manage, manage_delete, manage_merge, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import federation
 from scoring.views import schedules as schedule_views
 
@@ -86,6 +86,8 @@ urlpatterns = [
     path("manage/matches/<id:pk>/", manage.MatchUpdateView.as_view(), name="manage-match-edit"),
     path("manage/players/<id:pk>/delete/", manage_delete.PlayerDeleteView.as_view(), name="manage-player-delete"),
     path("manage/teams/<id:pk>/delete/", manage_delete.TeamDeleteView.as_view(), name="manage-team-delete"),
+    path("manage/players/<id:pk>/merge/", manage_merge.PlayerMergeView.as_view(), name="manage-player-merge"),
+    path("manage/teams/<id:pk>/merge/", manage_merge.TeamMergeView.as_view(), name="manage-team-merge"),
     path("manage/rounds/<id:pk>/delete/", manage_delete.RoundDeleteView.as_view(), name="manage-round-delete"),
     path("manage/matches/<id:pk>/delete/", manage_delete.MatchDeleteView.as_view(), name="manage-match-delete"),
     path("manage/invitations/", manage.InvitationListView.as_view(), name="manage-invitations"),

@@ -251,49 +251,67 @@ def _red_threes(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[P
     return problems
 
 
-def _canastas_impossible(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
-    """More canastas than two packs allow (RULES.md, canastas-impossible): per side one meld per
-    rank A–4 (rule 11 b); for both sides the ranks, the wild cards, and the cards themselves."""
-    home, away = deal.home, deal.away
-    home_canastas = home.natural + home.mixed
-    away_canastas = away.natural + away.mixed
-    naturals = home.natural + away.natural
-    mixed = home.mixed + away.mixed
+def canasta_limit_passed(
+    home_natural: int, home_mixed: int, away_natural: int = 0, away_mixed: int = 0
+) -> tuple[str | None, dict] | None:
+    """The first limit of two packs that the canastas of both sides pass (RULES.md,
+    canastas-impossible), as (the side it concerns or None for both, the limit's parameters), or
+    None within every limit: per side one meld per rank A–4 (rule 11 b); for both sides the ranks,
+    the wild cards, and the cards themselves. The limits are stated here only, for the check and
+    for the counts that make a side's canasta points (`canasta_counts`)."""
+    for side, canastas in ((HOME, home_natural + home_mixed), (AWAY, away_natural + away_mixed)):
+        if canastas > CANASTA_RANKS:
+            return side, {"reason": "ranks-side", "value": canastas, "limit": CANASTA_RANKS}
+    naturals = home_natural + away_natural
+    mixed = home_mixed + away_mixed
     # A rank with a natural canasta leaves one natural card of it: two mixed canastas per rank.
     ranks_used = naturals + (mixed + 1) // 2
     cards_needed = CANASTA_CARDS * (naturals + mixed)
     natural_cards_needed = CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed
-    if (
-        home_canastas <= CANASTA_RANKS
-        and away_canastas <= CANASTA_RANKS
-        and ranks_used <= CANASTA_RANKS
-        and mixed <= WILD_CARDS
-        and cards_needed <= MELDABLE_CARDS
-        and natural_cards_needed <= NATURAL_CARDS
-    ):
-        return NO_PROBLEMS
-    problems = [
-        Problem(
-            "canastas-impossible",
-            side,
-            f"{side}_natural",
-            {"reason": "ranks-side", "value": canastas, "limit": CANASTA_RANKS},
-        )
-        for side, canastas in ((HOME, home_canastas), (AWAY, away_canastas))
-        if canastas > CANASTA_RANKS
-    ]
-    if problems:
-        return problems
     params = {"natural": naturals, "mixed": mixed}
     if ranks_used > CANASTA_RANKS:
-        params.update(reason="ranks", limit=CANASTA_RANKS)
-    elif mixed > WILD_CARDS:
-        params.update(reason="wild-cards", limit=WILD_CARDS)
-    elif cards_needed > MELDABLE_CARDS:
-        params.update(reason="cards", needed=cards_needed, limit=MELDABLE_CARDS)
-    else:
-        params.update(reason="natural-cards", needed=natural_cards_needed, limit=NATURAL_CARDS)
-    return [Problem("canastas-impossible", None, None, params)]
+        return None, {**params, "reason": "ranks", "limit": CANASTA_RANKS}
+    if mixed > WILD_CARDS:
+        return None, {**params, "reason": "wild-cards", "limit": WILD_CARDS}
+    if cards_needed > MELDABLE_CARDS:
+        return None, {**params, "reason": "cards", "needed": cards_needed, "limit": MELDABLE_CARDS}
+    if natural_cards_needed > NATURAL_CARDS:
+        return None, {**params, "reason": "natural-cards", "needed": natural_cards_needed, "limit": NATURAL_CARDS}
+    return None
+
+
+def _canastas_impossible(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+    """More canastas than two packs allow (canasta_limit_passed)."""
+    home, away = deal.home, deal.away
+    passed = canasta_limit_passed(home.natural, home.mixed, away.natural, away.mixed)
+    if passed is None:
+        return NO_PROBLEMS
+    side, params = passed
+    if side is None:
+        return [Problem("canastas-impossible", None, None, params)]
+    # Both sides may pass their own limit: each is named beside its own field.
+    return [
+        Problem("canastas-impossible", name, f"{name}_natural", {"reason": "ranks-side", "value": canastas, "limit": CANASTA_RANKS})
+        for name, canastas in ((HOME, home.natural + home.mixed), (AWAY, away.natural + away.mixed))
+        if canastas > CANASTA_RANKS
+    ]
+
+
+def canasta_counts(rules: RuleSet, points: int, *, other_natural: int = 0, other_mixed: int = 0) -> tuple[tuple[int, int], ...]:
+    """Every (natural, mixed) count of one side's canastas whose bonuses under `rules` (500 and 300)
+    make `points`, within the limits of two packs (canasta_limit_passed) beside the other side's
+    canastas: most natural canastas first. 1500 under the Swedish rules is (3, 0) or (0, 5); none
+    when no count makes the points. A paper protocol that writes canasta points rather than counts
+    is copied through this."""
+    if points < 0:
+        return ()
+    return tuple(
+        (natural, mixed)
+        for natural in range(CANASTA_RANKS, -1, -1)
+        for mixed in range(CANASTA_RANKS - natural + 1)
+        if natural * rules.natural_canasta + mixed * rules.mixed_canasta == points
+        and canasta_limit_passed(natural, mixed, other_natural, other_mixed) is None
+    )
 
 
 def _card_points_range(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:

@@ -14,17 +14,21 @@ from datetime import datetime
 
 from django import forms
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy as _, ngettext, pgettext_lazy
 
 from scoring.adapters import minutes_between
-from scoring.engine import DealEntry, SideEntry
+from scoring.engine import DEFAULT_RULES_KEY, DealEntry, RuleSet, SideEntry, get_rules
+from scoring.engine.deal import canasta_counts
 from scoring.engine.protocol_file import ProtocolFileError, parse_number
+from scoring.exports.formatting import format_number
 from scoring.models import Deal, Match
 
 SIDES = ("home", "away")
 # Per side, in the order of the paper protocol (and of the Tab key).
 COUNT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty")
 WRITTEN_FIELDS = ("min", "score", "total")
+# Per side, the counts its canasta points came to ("3:0"), carried by the page (CanastaPoints).
+CANASTA_MARKS = tuple(f"{side}_canastas" for side in SIDES)
 # A number beyond this is no card game's; refuse it here rather than let a column overflow.
 LARGEST = 1_000_000
 UPLOAD_LIMIT_BYTES = 1024 * 1024
@@ -142,10 +146,20 @@ class DealForm(forms.Form):
     away_min = ProtocolNumberField(label=_("Minimum"), empty_value=None)
     away_score = ProtocolNumberField(label=_("Deal score"), empty_value=None)
     away_total = ProtocolNumberField(label=_("Running total"), empty_value=None)
+    # Where a club's paper writes canasta points rather than counts: the points fill the counts
+    # (CanastaPoints below). Not a column of the protocol: the counts are.
+    home_canasta_points = ProtocolNumberField(label=_("Canasta points"), empty_value=None)
+    away_canasta_points = ProtocolNumberField(label=_("Canasta points"), empty_value=None)
+    # The counts the page filled from the points, or chose among several, as "natural:mixed".
+    home_canastas = forms.CharField(required=False, widget=forms.HiddenInput)
+    away_canastas = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, has_clock: bool = False, autofocus: bool = False, **kwargs):
+    def __init__(self, *args, has_clock: bool = False, autofocus: bool = False, rules: RuleSet | None = None,
+                 **kwargs):
         kwargs.setdefault("auto_id", "id_%s")
         super().__init__(*args, **kwargs)
+        self.rules = rules or get_rules(DEFAULT_RULES_KEY)
+        self.canastas = {side: CanastaPoints(side) for side in SIDES}
         for name in SIGNED_FIELDS:
             self.fields[name].widget = _signed_number_input()
         if not has_clock:
@@ -165,6 +179,8 @@ class DealForm(forms.Form):
 
     def clean(self):
         data = super().clean()
+        for side in SIDES:
+            self._canastas_from_points(data, side)
         if not self.errors and self._nothing_typed(data):
             # A slip of the thumb on "Save" must not put a 0–0 deal on the protocol. A deal that
             # really ended 0–0 by the stock is saved once the secretary says so (how it ended).
@@ -174,6 +190,60 @@ class DealForm(forms.Form):
                 code="nothing-typed",
             )
         return data
+
+    def _canastas_from_points(self, data, side: str) -> None:
+        """A side's canasta points fill its counts of natural and mixed canastas (engine
+        canasta_counts): one way to make them fills the counts; several ask which; none is refused
+        beside the points. Counts typed by hand stay, and must make the points."""
+        points_field, natural_field, mixed_field = (f"{side}_canasta_points", f"{side}_natural", f"{side}_mixed")
+        points = data.get(points_field)
+        if points is None or natural_field not in data or mixed_field not in data:
+            return
+        state = self.canastas[side]
+        filled = _parse_counts(data.get(f"{side}_canastas"))
+        typed = (data[natural_field], data[mixed_field])
+        combinations = canasta_counts(self.rules, points)
+        if typed != (0, 0) and typed != filled:
+            if typed not in combinations:
+                made = typed[0] * self.rules.natural_canasta + typed[1] * self.rules.mixed_canasta
+                self.add_error(points_field, gettext("%(counts)s canastas make %(made)s, not %(points)s.") % {
+                    "counts": counts_text(*typed), "made": format_number(made), "points": format_number(points),
+                })
+            return
+        if filled in combinations:
+            chosen = filled
+        elif len(combinations) == 1:
+            chosen = combinations[0]
+        else:
+            chosen = None
+        if chosen is None:
+            # The counts the page had filled no longer hold: nothing is counted until it is decided.
+            self._show_counts(data, side, (0, 0))
+            if combinations:
+                state.choices = combinations
+                self.add_error(points_field, gettext("%(points)s can be %(choices)s: choose which.") % {
+                    "points": format_number(points), "choices": state.question_text(),
+                })
+            else:
+                self.add_error(points_field, gettext(
+                    "%(points)s cannot be made of natural (%(natural)s) and mixed (%(mixed)s) canastas."
+                ) % {
+                    "points": format_number(points),
+                    "natural": format_number(self.rules.natural_canasta),
+                    "mixed": format_number(self.rules.mixed_canasta),
+                })
+            return
+        state.filled = chosen
+        self._show_counts(data, side, chosen)
+
+    def _show_counts(self, data, side: str, counts: tuple[int, int]) -> None:
+        """The counts as the engine gets them, and as the page shows them when it comes back."""
+        data[f"{side}_natural"], data[f"{side}_mixed"] = counts
+        data[f"{side}_canastas"] = f"{counts[0]}:{counts[1]}" if counts != (0, 0) else ""
+        shown = self.data.copy()
+        shown[f"{side}_natural"], shown[f"{side}_mixed"] = str(counts[0]), str(counts[1])
+        shown[f"{side}_canastas"] = data[f"{side}_canastas"]
+        self.data = shown
 
     @staticmethod
     def _nothing_typed(data) -> bool:
@@ -275,6 +345,48 @@ class DealForm(forms.Form):
         if minute is not None:
             values["dealt"] = int(minute) if float(minute).is_integer() else minute
         return values
+
+
+def _parse_counts(value) -> tuple[int, int] | None:
+    """"3:0" as (natural, mixed), or None."""
+    try:
+        natural, mixed = (int(part) for part in (value or "").split(":"))
+    except ValueError:
+        return None
+    return natural, mixed
+
+
+def counts_text(natural: int, mixed: int) -> str:
+    """"3 natural", "5 mixed", "3 natural and 1 mixed" (Swedish: 3 naturliga, 5 blandade …)."""
+    parts = []
+    if natural or not mixed:
+        parts.append(ngettext("%(count)s natural", "%(count)s natural", natural) % {"count": natural})
+    if mixed:
+        parts.append(ngettext("%(count)s mixed", "%(count)s mixed", mixed) % {"count": mixed})
+    return gettext("%(first)s and %(second)s") % {"first": parts[0], "second": parts[1]} if len(parts) == 2 else parts[0]
+
+
+class CanastaPoints:
+    """What a side's canasta points came to: the counts they filled, or the counts to choose from."""
+
+    def __init__(self, side: str):
+        self.side = side
+        self.filled: tuple[int, int] | None = None
+        self.choices: tuple[tuple[int, int], ...] = ()
+
+    def question_text(self) -> str:
+        """"3 natural or 5 mixed" (Swedish: 3 naturliga eller 5 blandade)."""
+        texts = [counts_text(*counts) for counts in self.choices]
+        return gettext("%(first)s or %(last)s") % {"first": ", ".join(texts[:-1]), "last": texts[-1]}
+
+    @property
+    def filled_text(self) -> str:
+        return counts_text(*self.filled) if self.filled else ""
+
+    @property
+    def options(self) -> list[tuple[str, str]]:
+        """(value, label) of each choice, for the radio buttons."""
+        return [(f"{natural}:{mixed}", counts_text(natural, mixed)) for natural, mixed in self.choices]
 
 
 class VersionForm(forms.Form):

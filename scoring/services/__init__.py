@@ -89,3 +89,8 @@ __all__ += ["invitation_answer", "invitations_sync"]
 from .deleting import DeletionPlan, delete_or_archive, deletion_plan  # noqa: E402
 
 __all__ += ["DeletionPlan", "delete_or_archive", "deletion_plan"]
+
+# merging what was entered twice (beside deleting)
+from .merging import MergePlan, merge, merge_plan  # noqa: E402
+
+__all__ += ["MergePlan", "merge", "merge_plan"]

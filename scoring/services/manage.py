@@ -63,6 +63,15 @@ def player_save(*, user, player: Player) -> Player:
     stored = _stored_club_id(Player, player.pk)
     if stored is not None:
         _require(permissions.can_manage_club(user, stored) and stored == player.club_id)
+    player.name = player.name.strip()
+    # One person, one row: "Anna Berg" and "anna berg" are the same player to a reader. Two members
+    # who do share a name are told apart by their member numbers (the form says the same).
+    same = Player.objects.filter(club=player.club, name__iexact=player.name).exclude(pk=player.pk)
+    if same.filter(member_number="").exists() or (not player.member_number and same.exists()):
+        raise DomainError(
+            _("The club already has a player called %(name)s. If they are two people, give both a member number.")
+            % {"name": player.name}
+        )
     player.save()
     return player
 
@@ -76,6 +85,10 @@ def team_save(*, user, team: Team) -> Team:
         _require(stored == team.club_id)
     if team.player_one_id == team.player_two_id:
         raise DomainError(_("A team is two different players."))
+    team.name = team.name.strip()
+    # "Essen" and "essen" are one team to the people reading the tables (the database says so too).
+    if Team.objects.filter(club=team.club, name__iexact=team.name).exclude(pk=team.pk).exists():
+        raise DomainError(_("The club already has a team called %(name)s.") % {"name": team.name})
     if team.player_one.club_id != team.club_id or team.player_two.club_id != team.club_id:
         raise DomainError(_("Both players must belong to the team's club."))
     if team.pk is not None and _players_change(team) and with_play(Match.objects.filter(Q(home_team=team) | Q(away_team=team))).exists():

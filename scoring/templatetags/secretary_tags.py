@@ -56,6 +56,12 @@ def side_entry_fields(form, side: str):
     return [form[name] for name in entry_field_names(side) if name in form.fields]
 
 
+@register.simple_tag
+def canasta_points(form, side: str) -> dict:
+    """A side's canasta points field and what the points came to (forms.protocol.CanastaPoints)."""
+    return {"field": form[f"{side}_canasta_points"], "state": form.canastas[side]}
+
+
 @register.filter
 def paper_cell(side, key: str):
     """One side's value in the column `key` of a deal row (selectors.protocols.ProtocolSide):

@@ -136,6 +136,7 @@ class ManageFormView(LoginRequiredMixin, View):
             "error": error,
             "back_url": self.back_url(),
             "delete_url": self.delete_url(),
+            "merge_url": self.merge_url(),
         }
         return render(self.request, self.template_name, context, status=status)
 
@@ -143,6 +144,12 @@ class ManageFormView(LoginRequiredMixin, View):
         """Where a player, team, round or match is deleted (or archived), from its edit page."""
         names = {Player: "manage-player-delete", Team: "manage-team-delete", Round: "manage-round-delete",
                  Match: "manage-match-delete"}  # fmt: skip
+        name = names.get(type(self.object))
+        return reverse(f"scoring:{name}", args=[self.object.pk]) if name else None
+
+    def merge_url(self) -> str | None:
+        """Where a player or team entered twice is merged into its other row, from its edit page."""
+        names = {Player: "manage-player-merge", Team: "manage-team-merge"}
         name = names.get(type(self.object))
         return reverse(f"scoring:{name}", args=[self.object.pk]) if name else None
 

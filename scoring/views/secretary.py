@@ -24,6 +24,8 @@ from scoring import permissions, services
 from scoring.adapters import deal_to_entry
 from scoring.engine import DealEntry, SideEntry
 from scoring.forms.protocol import (
+    CANASTA_MARKS,
+    SIDES,
     DealCorrectForm,
     DealEntryForm,
     DealForm,
@@ -139,6 +141,7 @@ class ProtocolPageMixin(MatchAccessMixin):
             initial={"version": match.version},
             has_clock=match.rules.has_clock,
             autofocus=autofocus,
+            rules=match.rules,
         )
 
     def page(self, *, form=None, problems=(), preview=None, error=None, status=200, autofocus=False):
@@ -241,8 +244,9 @@ class DealLiveCheckView(ProtocolPageMixin, View):
         match = self.match
         correct_number = _int_or_none(request.POST.get("correct_number"))
         form_class = DealCorrectForm if correct_number else DealEntryForm
-        form = form_class(request.POST, initial={"version": match.version}, has_clock=match.rules.has_clock)
-        deal_form = DealForm(request.POST, has_clock=match.rules.has_clock)
+        rules = match.rules
+        form = form_class(request.POST, initial={"version": match.version}, has_clock=rules.has_clock, rules=rules)
+        deal_form = DealForm(request.POST, has_clock=rules.has_clock, rules=rules)
         preview = None
         if deal_form.is_valid():
             preview = preview_deal(
@@ -265,7 +269,9 @@ class DealLiveCheckView(ProtocolPageMixin, View):
             "match": match,
             "preview": preview,
             "placed": placed,
-            "slots": [(name, placed.by_field.get(name, [])) for name in deal_form.fields],
+            # Every field has its slot but the counts its canasta points came to: they have theirs.
+            "slots": [(name, placed.by_field.get(name, [])) for name in deal_form.fields if name not in CANASTA_MARKS],
+            "canastas": [deal_form.canastas[side] for side in SIDES],
             "oob": True,
         }
         return render(request, "scoring/secretary/_live_check.html", context)
@@ -305,7 +311,7 @@ class DealCorrectView(MatchAccessMixin, View):
         deal = self.deal_or_404(number)
         if preview is None and form.is_bound:
             # The deal is checked even when the reason is missing, so every problem shows at once.
-            deal_part = DealForm(form.data, has_clock=match.rules.has_clock)
+            deal_part = DealForm(form.data, has_clock=match.rules.has_clock, rules=match.rules)
             if deal_part.is_valid():
                 preview = preview_deal(
                     match, deal_part.entry(number), correct_number=number
@@ -343,7 +349,7 @@ class DealCorrectView(MatchAccessMixin, View):
         initial = {"version": match.version}
         if data is None:
             initial.update(DealForm.initial_from_deal(self.deal_or_404(number), match.started_at))
-        return DealCorrectForm(data, initial=initial, has_clock=match.rules.has_clock)
+        return DealCorrectForm(data, initial=initial, has_clock=match.rules.has_clock, rules=match.rules)
 
     def get(self, request, pk, number):
         return self.page(number, form=self.form(number=number))

@@ -32,9 +32,11 @@ def test_a_paper_protocol_is_copied_on_a_phone_with_negative_numbers(live_server
 
     for name in ("home_cards", "away_cards", "home_score", "away_total"):
         assert page.locator(f"input[name={name}]").get_attribute("inputmode") not in ("numeric", "decimal")
-    # The paper's columns, nothing folded away: minimum, the entries, deal score, total.
-    names = page.locator("fieldset.deal-side--home input").evaluate_all("inputs => inputs.map(i => i.name)")
-    assert names == ["home_min", "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_score", "home_total"]
+    # The paper's columns, nothing folded away: minimum, the entries, deal score, total; canasta
+    # points, for a paper that has them rather than counts, beside the counts.
+    names = page.locator("fieldset.deal-side--home input:not([type=hidden])").evaluate_all("inputs => inputs.map(i => i.name)")
+    assert names == ["home_min", "home_cards", "home_natural", "home_mixed", "home_canasta_points", "home_red3",
+                     "home_penalty", "home_score", "home_total"]
     expect(page.locator("details.deal-written")).to_have_count(0)
 
     page.locator("input[name=home_cards]").tap()

@@ -173,11 +173,14 @@ def test_the_entry_page_on_a_phone_fits_and_checks_as_you_type(live_server, brow
     log_in(page, live_server.url, "sekreterare")
     page.goto(live_server.url + reverse("scoring:match-protocol", args=[match.pk]))
 
-    # Tab order follows the paper: the home side's columns, then the away side's.
+    # Tab order follows the paper: the home side's columns, then the away side's; canasta points,
+    # for a paper that writes them rather than counts, beside the counts.
     page.locator("input[name=home_min]").focus()
     paper_order = [
-        "home_min", "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_score", "home_total",
-        "away_min", "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_score", "away_total",
+        "home_min", "home_cards", "home_natural", "home_mixed", "home_canasta_points", "home_red3", "home_penalty",
+        "home_score", "home_total",
+        "away_min", "away_cards", "away_natural", "away_mixed", "away_canasta_points", "away_red3", "away_penalty",
+        "away_score", "away_total",
     ]  # fmt: skip
     for name in paper_order:
         expect(page.locator(":focus")).to_have_attribute("name", name)

@@ -234,6 +234,20 @@ def team_delete_case(w):
     return reverse("scoring:manage-team-delete", args=[team.pk]), {}
 
 
+def player_merge_case(w):
+    kept = f.make_player("Dubbel", club=w.home_club)
+    twice = f.make_player("dubbel", club=w.home_club)
+    return reverse("scoring:manage-player-merge", args=[twice.pk]), {"into": kept.pk}
+
+
+def team_merge_case(w):
+    players = [f.make_player(name, club=w.home_club) for name in ("Ett", "Två", "Tre", "Fyra")]
+    kept = Team.objects.create(name="Laget", club=w.home_club, player_one=players[0], player_two=players[1])
+    twice = Team.objects.create(name="Laget igen", club=w.home_club, player_one=players[2], player_two=players[3])
+    w.competition.teams.add(kept, twice)
+    return reverse("scoring:manage-team-merge", args=[twice.pk]), {"into": kept.pk}
+
+
 def round_delete_case(w):
     return reverse("scoring:manage-round-delete", args=[w.round.pk]), {}
 
@@ -356,6 +370,8 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-match-edit": Case(KEEPER, match_edit_case),
     "scoring:manage-player-delete": Case(KEEPER, player_delete_case),
     "scoring:manage-team-delete": Case(KEEPER, team_delete_case),
+    "scoring:manage-player-merge": Case(KEEPER, player_merge_case),
+    "scoring:manage-team-merge": Case(KEEPER, team_merge_case),
     "scoring:manage-round-delete": Case(KEEPER, round_delete_case),
     "scoring:manage-match-delete": Case(KEEPER, match_delete_case),
     # schedule tools (schedules.py)

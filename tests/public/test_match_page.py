@@ -27,7 +27,10 @@ def deal_numbers_row(html: str, number: int) -> list[str]:
     return [re.sub(r"<[^>]+>", "", cell).strip() for cell in cells]
 
 
-def test_every_deal_shows_score_running_total_and_minimum(client, league):
+def test_every_deal_shows_the_paper_columns_of_both_sides(client, league):
+    """Per side, as the paper protocol keeps them (scoring.protocol_layout; sv-tavling counts no red
+    threes): minimum, card points, natural and mixed canastas, going out, penalty (empty when none),
+    deal score, running total."""
     match = league["played"]
     html = protocol_html(client, match)
 
@@ -35,14 +38,28 @@ def test_every_deal_shows_score_running_total_and_minimum(client, league):
     assert len(deals) == 8
     for stored in deals:
         row = deal_numbers_row(html, stored.number)
-        assert row == [
-            str(stored.number),
-            str(stored.home_min_before), format_points(stored.home_score), format_points(stored.home_total),
-            str(stored.away_min_before), format_points(stored.away_score), format_points(stored.away_total),
-        ]
+        expected = [str(stored.number)]
+        for side in ("home", "away"):
+            went_out = stored.out == side
+            bonus = (200 if stored.concealed else 100) if went_out else 0
+            penalty = getattr(stored, f"{side}_penalty")
+            expected += [
+                str(getattr(stored, f"{side}_min_before")),
+                format_points(getattr(stored, f"{side}_cards")),
+                str(getattr(stored, f"{side}_natural") or ""),
+                str(getattr(stored, f"{side}_mixed") or ""),
+                str(bonus or ""),
+                format_points(penalty) if penalty else "",
+                format_points(getattr(stored, f"{side}_score")),
+                format_points(getattr(stored, f"{side}_total")),
+            ]
+        assert row == expected
     # The sample protocol's known totals (tests.factories.EXPORT_SAMPLE_DEALS).
-    assert deal_numbers_row(html, 8)[3] == "5\u202f500"
-    assert deal_numbers_row(html, 8)[6] == "3\u202f720"
+    assert deal_numbers_row(html, 8)[8] == "5\u202f500"
+    assert deal_numbers_row(html, 8)[16] == "3\u202f720"
+    # Deal 2: the away side went out concealed (200) with one natural canasta; deal 4: a penalty of 100.
+    assert deal_numbers_row(html, 2)[9:17] == ["15", "120", "1", "", "200", "", "820", "780"]
+    assert deal_numbers_row(html, 4)[9:17] == ["50", "\u221220", "", "", "", "100", "\u2212120", "1\u202f310"]
 
 
 def test_the_end_of_the_match_and_the_winner(client, league):

@@ -12,6 +12,8 @@
  * - After a refused save the page opens at the first field with a problem, not at its top.
  * - Saving waits for a live check under way, and no check starts once the page is being sent:
  *   leaving the page would cut the check off halfway, which the browser reports as an error.
+ * - Canasta points typed where the paper has points, not counts: the live check says which counts
+ *   they make (or asks which, or empties them while undecided), and they go into the count fields.
  * No score is computed here: the numbers come from the server's engine.
  */
 (function () {
@@ -121,6 +123,25 @@
     target.focus({ preventScroll: true });
   }
 
+  // The counts a side's canasta points came to, as the live check's answer gives them
+  // (data-natural, data-mixed on the side's .canasta-choice): the server has checked the deal with
+  // them already, so setting them starts no new check.
+  function fillCanastaCounts(root) {
+    var form = (root && root.closest && root.closest(".deal-form")) || document.querySelector(".deal-form");
+    if (!form) {
+      return;
+    }
+    form.querySelectorAll(".canasta-choice[data-natural]").forEach(function (block) {
+      var side = block.id.replace(/^canasta-choice-/, "");
+      [["natural", block.dataset.natural], ["mixed", block.dataset.mixed]].forEach(function (count) {
+        var input = form.querySelector("input[name='" + side + "_" + count[0] + "']");
+        if (input && input.value !== count[1]) {
+          input.value = count[1];
+        }
+      });
+    });
+  }
+
   var sending = false;
 
   function waitForTheCheck(event) {
@@ -166,6 +187,7 @@
     window.setTimeout(checkWhatWasTypedEarly, 0);
   });
   document.addEventListener("htmx:afterSettle", function (event) {
+    fillCanastaCounts(event.target);
     markProblems(event.target);
   });
   document.addEventListener("htmx:oobAfterSwap", function (event) {

@@ -1,0 +1,99 @@
+"""Merging on the management pages, beside deleting (manage_delete): GET asks what a player or team
+entered twice is to be merged into, then shows what moves (or why it cannot be done); POST does it
+(services.merge)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext as _, gettext_lazy
+from django.views import View
+
+from scoring import permissions, services
+from scoring.models import Player, Team
+from scoring.selectors.merging import merge_candidates
+
+MODELS = {"player": Player, "team": Team}
+
+
+class MergeForm(forms.Form):
+    into = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Merge into"))
+
+    def __init__(self, *args, candidates: list, kind: str, **kwargs):
+        super().__init__(*args, **kwargs)
+        model = MODELS[kind]
+        field = self.fields["into"]
+        # The choices in the selector's order; the queryset only checks what comes back.
+        field.queryset = model.objects.filter(pk__in=[row.pk for row in candidates])
+        field.choices = [("", _("(choose)"))] + [(row.pk, self.label(row)) for row in candidates]
+        field.error_messages["required"] = (
+            _("Choose the player to keep.") if kind == "player" else _("Choose the team to keep.")
+        )
+        field.error_messages["invalid_choice"] = field.error_messages["required"]
+
+    @staticmethod
+    def label(row) -> str:
+        if isinstance(row, Team):
+            return f"{row.name} ({row.player_one.name} · {row.player_two.name})"
+        return f"{row.name} ({_('member number')} {row.member_number})" if row.member_number else row.name
+
+
+class MergeView(LoginRequiredMixin, View):
+    template_name = "scoring/manage/confirm_merge.html"
+    kind = ""
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.object = get_object_or_404(MODELS[self.kind], pk=kwargs["pk"])
+        if not permissions.can_manage_club(request.user, self.object.club):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+    def back_url(self) -> str:
+        return reverse("scoring:manage-club", args=[self.object.club_id])
+
+    def form(self, data=None) -> MergeForm:
+        return MergeForm(data, candidates=merge_candidates(self.object), kind=self.kind)
+
+    def page(self, form, *, error=None, status=200):
+        kept = form.cleaned_data["into"] if form.is_bound and form.is_valid() else None
+        context = {
+            "object": self.object,
+            "kind": self.kind,
+            "form": form,
+            "kept": kept,
+            "plan": services.merge_plan(self.object, kept) if kept is not None else None,
+            "back_url": self.back_url(),
+            "error": error,
+        }
+        return render(self.request, self.template_name, context, status=status)
+
+    def get(self, request, pk):
+        # Choosing the one to keep is a question, not a change: it comes back as ?into=…
+        return self.page(self.form(request.GET if "into" in request.GET else None))
+
+    def post(self, request, pk):
+        form = self.form(request.POST)
+        if not form.is_valid():
+            return self.page(form)
+        kept = form.cleaned_data["into"]
+        try:
+            plan = services.merge(user=request.user, duplicate=self.object, kept=kept)
+        except services.DomainError as refusal:
+            return self.page(form, error=refusal.message)
+        messages.success(request, _("Merged: %(name)s into %(into)s.") % {"name": plan.name, "into": plan.into})
+        return HttpResponseRedirect(self.back_url())
+
+
+class PlayerMergeView(MergeView):
+    kind = "player"
+
+
+class TeamMergeView(MergeView):
+    kind = "team"
