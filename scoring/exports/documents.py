@@ -361,22 +361,3 @@ def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:
         target_label=_("%(target)s reached") % {"target": format_number(rules.target)},
         has_clock=rules.has_clock,
     )
-
-
-def protocol_matches(queryset):
-    """The related rows a protocol header reads, in one query."""
-    return queryset.select_related(
-        "competition__organiser",
-        "round",
-        "home_team__club",
-        "home_team__player_one",
-        "home_team__player_two",
-        "home_team__captain",
-        "away_team__club",
-        "away_team__player_one",
-        "away_team__player_two",
-        "away_team__captain",
-        "home_substitute",
-        "away_substitute",
-        "confirmed_by",
-    )

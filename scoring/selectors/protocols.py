@@ -17,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
-from scoring.models import Deal, Match
+from scoring.models import Competition, Deal, Match, Round
 
 S = Match.Status
 
@@ -169,6 +170,65 @@ def _protocol(match: Match, entries: list[DealEntry], stored: list[Deal | None])
         for index, (replayed, deal) in enumerate(zip(state.deals, stored))
     )
     return MatchProtocol(match=match, state=state, deals=deals)
+
+
+# -- the matches a protocol document prints ---------------------------------------------------------
+
+# The related rows a protocol's header reads (teams, players, captains, who confirmed), in one query.
+PROTOCOL_DOCUMENT_RELATED = (
+    "competition__organiser",
+    "round",
+    "home_team__club",
+    "home_team__player_one",
+    "home_team__player_two",
+    "home_team__captain",
+    "away_team__club",
+    "away_team__player_one",
+    "away_team__player_two",
+    "away_team__captain",
+    "home_substitute",
+    "away_substitute",
+    "confirmed_by",
+)
+
+
+def protocol_document_match(pk: int) -> Match:
+    """The match with everything its printed protocol names."""
+    return Match.objects.select_related(*PROTOCOL_DOCUMENT_RELATED).get(pk=pk)
+
+
+def round_protocol_matches(round: Round) -> QuerySet[Match]:
+    """The matches of a round that get a blank protocol (not the abandoned ones), by table."""
+    return (
+        round.matches.exclude(status=S.VOID).select_related(*PROTOCOL_DOCUMENT_RELATED).order_by("table", "id")
+    )
+
+
+def document_rounds() -> QuerySet[Round]:
+    """Rounds with their competition and its organiser, which every round document names."""
+    return Round.objects.select_related("competition__organiser")
+
+
+def round_matches_with_keepers(round: Round) -> QuerySet[Match]:
+    """The matches of a round with what deciding who keeps each protocol reads
+    (permissions.can_enter_protocol)."""
+    return round.matches.select_related("competition", "home_team")
+
+
+def documented_matches() -> QuerySet[Match]:
+    """Matches with the competition and teams a document's name and access check read."""
+    return Match.objects.select_related("competition", "home_team", "away_team")
+
+
+def competition_deal_values(competition: Competition, fields: tuple[str, ...], chunk_size: int = 2000):
+    """Every stored deal of the competition as a tuple of `fields` (Deal fields and lookups through
+    the match), by round, table, match and deal number, read in chunks."""
+    return (
+        Deal.objects.filter(match__competition=competition)
+        .order_by("match__round__number", "match__table", "match_id", "number")
+        .values_list(*fields)
+        .iterator(chunk_size=chunk_size)
+    )
 
 
 # -- a match's state in words ---------------------------------------------------------------------

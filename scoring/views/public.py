@@ -2,7 +2,6 @@
 rounds and results, match protocols, teams, players and clubs."""
 
 from django.conf import settings
-from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -12,7 +11,7 @@ from django.views.generic import TemplateView
 from scoring import selectors
 from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
-from scoring.models import Club, Match, Player, Team
+from scoring.models import Match, Team
 from scoring.selectors.protocols import match_protocol, status_text
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
@@ -51,14 +50,8 @@ class CompetitionListView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        competitions = list(
-            public_selectors.visible_competitions(self.request.user).order_by("-season", "name")
-        )
-        live_ids = set(
-            Match.objects.filter(
-                competition__in=[c.pk for c in competitions], status=Match.Status.IN_PROGRESS
-            ).values_list("competition_id", flat=True)
-        )
+        competitions = public_selectors.competitions_newest_first(self.request.user)
+        live_ids = public_selectors.competition_ids_in_play(competitions)
         context["competitions"] = [(competition, competition.pk in live_ids) for competition in competitions]
         return context
 
@@ -167,8 +160,8 @@ class CompetitionRoundsView(CompetitionMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super(CompetitionMixin, self).get_context_data(**kwargs)
-        rounds = list(self.competition.rounds.order_by("number"))
-        live_numbers = set(public_selectors.live_rounds(self.competition).values_list("number", flat=True))
+        rounds = public_selectors.competition_rounds(self.competition)
+        live_numbers = public_selectors.live_round_numbers(self.competition)
         context.update(
             competition=self.competition,
             rounds=[
@@ -340,10 +333,10 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        player = get_object_or_404(Player.objects.select_related("club"), pk=kwargs["pk"])
+        player = get_object_or_404(public_selectors.players(), pk=kwargs["pk"])
         matches = public_selectors.player_matches(player)
         per_competition = public_selectors.public_player_statistics(player, matches)
-        teams = Team.objects.filter(Q(player_one=player) | Q(player_two=player)).select_related("club")
+        teams = public_selectors.player_teams(player)
         context.update(
             player=player,
             statistics=public_selectors.sum_statistics([stats for _c, stats in per_competition]),
@@ -363,7 +356,7 @@ class ClubListView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["clubs"] = selectors.order_by_name(Club.objects.all())
+        context["clubs"] = public_selectors.clubs_by_name()
         return context
 
 
@@ -374,15 +367,11 @@ class ClubDetailView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        club = get_object_or_404(Club, pk=kwargs["pk"])
+        club = get_object_or_404(public_selectors.clubs(), pk=kwargs["pk"])
         context.update(
             club=club,
-            teams=selectors.order_by_name(
-                club.teams.select_related("player_one", "player_two")
-            ),
-            players=selectors.order_by_name(club.players.all()),
-            competitions=public_selectors.visible_competitions(self.request.user)
-            .filter(organiser=club)
-            .order_by("-season", "name"),
+            teams=public_selectors.club_teams(club),
+            players=public_selectors.club_players(club),
+            competitions=public_selectors.club_competitions(club, self.request.user),
         )
         return context
