@@ -20,7 +20,7 @@ from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
 from scoring.models import Match, Team
-from scoring.selectors.protocols import match_protocol as read_protocol, status_text
+from scoring.selectors.protocols import end_text, match_protocol as read_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
 from scoring.site_address import site_url
 
@@ -228,40 +228,13 @@ class MatchProtocol:
     show_table_points: bool
     result: str
     ended: str
+    reason: str
     status: str
     remarks: list[str]
     record_url: str
     end_legend: list[tuple[str, str]]
     finished: bool
     qr_code: str = ""
-
-
-def _result_text(match: Match, winner: str | None) -> str:
-    if winner == "draw":
-        return _("Draw")
-    if winner in ("home", "away"):
-        return _("%(team)s won") % {"team": match.team(winner).name}
-    return _("No result yet")
-
-
-def _ended_text(match: Match, state: MatchState) -> str:
-    End = Match.End
-    winner_name = match.team(match.winner).name if match.winner in ("home", "away") else ""
-    if match.end == End.FORFEIT:
-        return _("Walk over: %(team)s wins by the forfeit award.") % {"team": winner_name}
-    if match.end == End.WARNINGS:
-        return _("Lost after repeated warnings: %(team)s wins by the forfeit award.") % {"team": winner_name}
-    if match.end == End.ABANDONED:
-        text = _("Abandoned.")
-        return f"{text} {match.reason}".strip()
-    if state.end == "target":
-        return _("%(target)s reached after deal %(deal)s.") % {
-            "target": format_number(state.rules.target),
-            "deal": state.end_deal,
-        }
-    if state.end == "clock":
-        return _("Ended by the clock after deal %(deal)s.") % {"deal": state.end_deal}
-    return _("The match is not finished.")
 
 
 def _status_text(match: Match) -> str:
@@ -316,8 +289,9 @@ def match_protocol(match: Match) -> MatchProtocol:
         home_for=format_number(match.home_for),
         away_for=format_number(match.away_for),
         show_table_points=counted and (match.home_for, match.away_for) != (home_total, away_total),
-        result=_result_text(match, read.winner),
-        ended=_ended_text(match, state),
+        result=result_text(read),
+        ended=end_text(read),
+        reason=read.closing_reason,
         status=_status_text(match),
         remarks=remarks,
         record_url=match_record_url(match),

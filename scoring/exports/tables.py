@@ -18,6 +18,7 @@ from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
+from scoring.selectors.protocols import has_score
 
 from .formatting import format_number, plain_number, signed_number
 
@@ -152,11 +153,6 @@ class RoundResultsExportTable(ExportTable):
     status = tables.Column(verbose_name=_("Status"), default="")
 
 
-def has_result(match: Match) -> bool:
-    """Whether the match has totals worth printing (deals played, or closed with an award)."""
-    return bool(match.deal_count or match.end)
-
-
 class StatusTexts:
     """A match's status in words: "Bekräftad", "Walk over", "Avslutad, klockan, preliminärt".
     The words are looked up once per table, not once per match (a workbook has thousands)."""
@@ -182,7 +178,7 @@ def round_result_rows(matches) -> list[dict[str, Any]]:
     status = StatusTexts()
     rows = []
     for match in matches:
-        played = has_result(match)
+        played = has_score(match)
         rows.append(
             {
                 "match_id": match.pk,

@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
+from scoring.exports.formatting import format_number
 from scoring.models import Competition, Deal, Match, Round
 
 S = Match.Status
@@ -113,6 +114,14 @@ class MatchProtocol:
     @property
     def has_score(self) -> bool:
         return has_score(self.match)
+
+    @property
+    def closing_reason(self) -> str:
+        """The reason given when the match was abandoned or given as a walk over, else ""."""
+        match = self.match
+        if match.status == S.VOID or match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
+            return match.reason
+        return ""
 
 
 def _side(replayed: ReplayedDeal, side: str) -> ProtocolSide:
@@ -251,6 +260,52 @@ def status_text(match: Match) -> str:
     if match.status == S.FINISHED and not match.competition.requires_confirmation:
         return _("Finished")
     return str(STATUS_TEXT.get(match.status, match.get_status_display()))
+
+
+def end_text(protocol: MatchProtocol) -> str:
+    """How the match ended, or where it stands, in one sentence: the page and the printed protocol
+    say it alike. Who won is result_text(); only a walk over names the winner here, its award being
+    the way it ended (RULES.md, walk over)."""
+    match, state = protocol.match, protocol.state
+    End = Match.End
+    if match.status == S.VOID or match.end == End.ABANDONED:
+        return _("The match was abandoned.")
+    if match.end in (End.FORFEIT, End.WARNINGS):
+        winner = match.team(match.winner).name if match.winner in ("home", "away") else ""
+        if match.end == End.FORFEIT:
+            return _("Walk over: %(team)s wins by the forfeit award.") % {"team": winner}
+        return _("Lost after repeated warnings: %(team)s wins by the forfeit award.") % {"team": winner}
+    if state.end == "target":
+        return _("The match ended after deal %(number)s: %(target)s was reached.") % {
+            "number": state.end_deal,
+            "target": format_number(state.rules.target),
+        }
+    if state.end == "clock":
+        # The final signal either stopped a deal being played or came between two deals.
+        if match.clock_expired and (not protocol.deals or protocol.deals[-1].end != "clock"):
+            return _("The match ended by the clock: the final signal came after deal %(number)s.") % {
+                "number": state.end_deal
+            }
+        return _("The match ended by the clock: the final signal ended deal %(number)s.") % {
+            "number": state.end_deal
+        }
+    if match.status == S.IN_PROGRESS:
+        return _("In progress: deal %(number)s is being played.") % {"number": match.deal_count + 1}
+    if match.status == S.POSTPONED:
+        return _("The match has been postponed.")
+    if match.status == S.SCHEDULED:
+        return _("The match has not started yet.")
+    return _("The match is not finished.")
+
+
+def result_text(protocol: MatchProtocol) -> str:
+    """Who won: "Draw", "<team> won", or "No result yet"."""
+    winner = protocol.winner
+    if winner == "draw":
+        return _("Draw")
+    if winner in ("home", "away"):
+        return _("%(team)s won") % {"team": protocol.match.team(winner).name}
+    return _("No result yet")
 
 
 def has_score(match: Match) -> bool:

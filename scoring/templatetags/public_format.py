@@ -9,6 +9,7 @@ from decimal import Decimal
 from django import template
 
 from scoring import messages
+from scoring.selectors import protocols
 from scoring.exports.formatting import format_number
 
 register = template.Library()
@@ -45,6 +46,12 @@ def format_match_points(value) -> str:
 def match_points(value) -> str:
     """Match points: 1, 0,5 (Swedish) or 0.5 (English)."""
     return format_match_points(value)
+
+
+@register.filter
+def has_score(match) -> bool:
+    """Whether the match has a score to show (selectors.protocols.has_score)."""
+    return protocols.has_score(match)
 
 
 @register.filter

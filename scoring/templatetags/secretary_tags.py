@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from .public_format import format_match_points, format_points
+from .public_format import format_match_points, format_points, has_score
 
 register = template.Library()
 
@@ -21,6 +21,10 @@ def points(value) -> str:
 def match_points(value) -> str:
     """Match points: 1, 0,5 (Swedish) or 0.5 (English)."""
     return format_match_points(value)
+
+
+# Whether a match has a score to show: the public pages' filter (selectors.protocols.has_score).
+register.filter("has_score", has_score)
 
 
 @register.simple_tag

@@ -12,7 +12,7 @@ from scoring import selectors
 from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
-from scoring.selectors.protocols import match_protocol, status_text
+from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
@@ -209,39 +209,6 @@ class RoundLiveView(RoundMixin, TemplateView):
     template_name = "scoring/public/_round_live.html"
 
 
-def match_end_text(match: Match, protocol) -> str:
-    """How the match ended (or where it stands), in one sentence."""
-    end_deal = protocol.state.end_deal
-    teams = {"home": match.home_team.name, "away": match.away_team.name}
-    winner = teams.get(match.winner)
-    if match.status == Match.Status.VOID:
-        return _("The match was abandoned.")
-    if match.end == Match.End.FORFEIT:
-        return _("Walk over: %(team)s wins.") % {"team": winner}
-    if match.end == Match.End.WARNINGS:
-        return _("Lost after repeated warnings: %(team)s wins.") % {"team": winner}
-    if match.end == Match.End.TARGET:
-        text = _("The match ended after deal %(number)s: 5000 was reached.") % {"number": end_deal}
-    elif match.end == Match.End.CLOCK:
-        if match.clock_expired and (not protocol.deals or protocol.deals[-1].end != "clock"):
-            text = _("The match ended by the clock: the final signal came after deal %(number)s.") % {
-                "number": end_deal
-            }
-        else:
-            text = _("The match ended by the clock: the final signal ended deal %(number)s.") % {
-                "number": end_deal
-            }
-    elif match.status == Match.Status.IN_PROGRESS:
-        return _("In progress: deal %(number)s is being played.") % {"number": match.deal_count + 1}
-    elif match.status == Match.Status.POSTPONED:
-        return _("The match has been postponed.")
-    else:
-        return _("The match has not started yet.")
-    if winner:
-        text += " " + _("%(team)s won.") % {"team": winner}
-    return text
-
-
 class MatchDetailView(PublicPageMixin, TemplateView):
     """The protocol of a match deal by deal, each deal's breakdown on demand, and how it ended."""
 
@@ -268,7 +235,8 @@ class MatchDetailView(PublicPageMixin, TemplateView):
                 ("home", match.home_team, match.home_substitute, match.home_total),
                 ("away", match.away_team, match.away_substitute, match.away_total),
             ],
-            end_text=match_end_text(match, protocol),
+            end_text=end_text(protocol),
+            result_text=result_text(protocol),
             status_text=status_text(match),
         )
         return context

@@ -24,6 +24,7 @@ from scoring import selectors
 from scoring.selectors import public as public_selectors
 from scoring.calendar_feed import CalendarEvent, calendar
 from scoring.models import Match
+from scoring.selectors.protocols import has_score
 from scoring.site_address import absolute_reverse, site_host
 
 from .public import CompetitionMixin
@@ -134,7 +135,7 @@ def _fixture_event(request, match: Match, host: str) -> CalendarEvent | None:
         details.append(str(match.round))
     if match.table:
         details.append(_("Table %(number)s") % {"number": match.table})
-    if match.deal_count or match.end:
+    if has_score(match):
         result = f"{match.home_total}–{match.away_total}"
         summary = f"{summary} {result}"
         details.append(_("Result: %(result)s") % {"result": result})
