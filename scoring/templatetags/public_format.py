@@ -48,6 +48,19 @@ def match_points(value) -> str:
     return format_match_points(value)
 
 
+# The protocol's columns (scoring.protocol_layout keys) that print a zero; the counts and bonuses
+# (canastas, red threes, going out, penalty) stay empty when zero, as on the paper protocol.
+ZERO_SHOWN_COLUMNS = frozenset({"min", "cards", "score", "total"})
+
+
+@register.filter
+def protocol_cell(value, key: str) -> str:
+    """A number in the protocol column `key`, as the secretary's sheet and the printed protocol show it."""
+    if value is None or value == "" or (value == 0 and key not in ZERO_SHOWN_COLUMNS):
+        return ""
+    return format_points(value)
+
+
 @register.filter
 def has_score(match) -> bool:
     """Whether the match has a score to show (selectors.protocols.has_score)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from .public_format import format_match_points, format_points, has_score
+from .public_format import format_match_points, format_points, has_score, protocol_cell
 
 register = template.Library()
 
@@ -25,6 +25,7 @@ def match_points(value) -> str:
 
 # Whether a match has a score to show: the public pages' filter (selectors.protocols.has_score).
 register.filter("has_score", has_score)
+register.filter("protocol_cell", protocol_cell)
 
 
 @register.simple_tag
@@ -64,7 +65,7 @@ def side_entry_fields(form, side: str):
 def paper_cell(side, key: str):
     """One side's value in the column `key` of a deal row (selectors.protocols.ProtocolSide):
     counts as typed, going out as its bonus, the engine's numbers for the rest."""
-    if hasattr(side, "cell"):  # a printed protocol's cells (scoring.exports.documents.SideCells)
+    if hasattr(side, "cell"):  # a printed protocol's numbers (scoring.exports.documents.SideCells)
         return side.cell(key)
     if key == "min":
         return side.min_before
