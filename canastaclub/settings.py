@@ -321,20 +321,30 @@ LOGGING = {
 }
 
 # --- Cache ----------------------------------------------------------------------------------------
-# Django's stock cache, for the libraries that use one (and the sessions, below). No page and no
-# standings are cached: a save would empty them exactly while a round is played; the standings are
-# rows kept by the services. On one machine each process has its own memory cache. Several app
-# servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database of the site's own):
-# what one server caches or deletes holds for all at once. Redis is only a cache: while it does not
-# answer, the site works from the database and nobody sees an error (scoring/redis_cache.py).
+# Django's stock cache. The public pages keep fragments in it (a standings table, a round's
+# results, a match's protocol, the places chart) under keys made of what they show, so a save never
+# has to delete anything and a kept fragment is never stale (scoring.tables.KeptTable); the
+# sessions use it with several app servers (below). On one machine each process has its own memory
+# cache. Several app servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database
+# of the site's own): what one server keeps holds for all at once. Redis is only a cache: while it
+# does not answer, the site works from the database and nobody sees an error
+# (scoring/redis_cache.py).
 
-# Made documents (PDF, xlsx), kept until the data they show changes (scoring/views/exports.py).
-# Few entries: a document is up to a few MB, and each server process keeps its own (the data's
-# stamp is in the key, so no server ever hands out an old one).
+# Kept on disk, shared by the server's processes (each thing is made once per change, not once per
+# process, and stays out of the processes' memory); the data's stamp or content is in every key,
+# so no process ever hands out an old one:
+# - made documents (PDF, xlsx; scoring/views/exports.py), up to a few MB each;
+# - the public pages' kept fragments (Django's {% cache %} tag uses "template_fragments").
+CACHE_DIR = Path(os.environ.get("DJANGO_CACHE_DIR", "").strip() or BASE_DIR / "var" / "cache")
 DOCUMENTS_CACHE = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "canasta-documents",
-    "OPTIONS": {"MAX_ENTRIES": 50},
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": str(CACHE_DIR / "documents"),
+    "OPTIONS": {"MAX_ENTRIES": 2000},
+}
+FRAGMENTS_CACHE = {
+    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+    "LOCATION": str(CACHE_DIR / "fragments"),
+    "OPTIONS": {"MAX_ENTRIES": 20000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
@@ -348,6 +358,7 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
         },
         "documents": DOCUMENTS_CACHE,
+        "template_fragments": FRAGMENTS_CACHE,
     }
     # Sessions are written to the database and kept in Redis too, so a signed-in request reads
     # its session from Redis; when Redis does not answer, from the database. Every server knows
@@ -361,6 +372,7 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         },
         "documents": DOCUMENTS_CACHE,
+        "template_fragments": FRAGMENTS_CACHE,
     }
     # Sessions in the database only: a process's own memory would not see another's logout.
     SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -364,6 +364,9 @@ class Match(models.Model):
         ]
         indexes = [
             models.Index(fields=["competition", "status"], name="match_comp_status"),
+            # The rating's stamp (selectors.rating): the latest change among the results, read
+            # from this index alone.
+            models.Index(fields=["status", "updated_at"], name="match_status_updated"),
         ]
 
     def __str__(self) -> str:

@@ -132,16 +132,29 @@ def live_round_numbers(competition: Competition) -> set[int]:
     return set(live_rounds(competition).values_list("number", flat=True))
 
 
-def current_round(competition: Competition) -> Round | None:
-    """The round the competition is at: one being played, else the last with a result, else the first."""
-    rounds = competition.rounds.all()
-    live = live_rounds(competition).order_by("number").first()
-    if live is not None:
-        return live
-    played = (
-        rounds.filter(matches__status__in=[*HAS_RESULT, S.VOID]).order_by("-number").first()
+def rounds_with_state(competition: Competition) -> list[Round]:
+    """The competition's rounds in order, each with `live` (a match of it is played, or about to be
+    on its day) and `played` (a match of it has a result or was abandoned), in one query."""
+    today = timezone.localdate()
+    matches = Match.objects.filter(round=OuterRef("pk"))
+    return list(
+        competition.rounds.annotate(
+            live=Exists(matches.filter(_live_match_q(today))),
+            played=Exists(matches.filter(status__in=[*HAS_RESULT, S.VOID])),
+        ).order_by("number")
     )
-    return played or rounds.order_by("number").first()
+
+
+def current_round(rounds: list[Round]) -> Round | None:
+    """Of `rounds_with_state`: the round the competition is at: the first being played, else the
+    last with a result, else the first."""
+    live = [round_ for round_ in rounds if round_.live]
+    played = [round_ for round_ in rounds if round_.played]
+    if live:
+        return live[0]
+    if played:
+        return played[-1]
+    return rounds[0] if rounds else None
 
 
 # -- the hall clock ------------------------------------------------------------------------------

@@ -27,6 +27,7 @@ from django.db.models.functions import Coalesce
 
 from scoring.engine.rating import RatedMatch, Ratings, rate
 from scoring.models import Competition, Match
+from scoring.selectors.counting import PLAYED_STATUSES
 
 S = Match.Status
 NOT_PLAYED_AT_TABLE = (Match.End.FORFEIT, Match.End.WARNINGS)
@@ -88,15 +89,20 @@ def rated_matches() -> QuerySet[Match]:
 
 
 def _stamp() -> str:
-    figures = Match.objects.aggregate(
-        count=Count("id"), latest=Max("updated_at"), versions=Coalesce(Sum("version"), 0)
+    # The matches with a result only (what the rating can be made of), read from the index on
+    # (status, updated_at): a deal saved in a match being played, every few seconds on a round
+    # night, changes nothing here, so the next team or player page does not replay the history.
+    # Every service's change moves a match's updated_at, so a result that changes, comes or goes
+    # moves the latest time or the count.
+    figures = Match.objects.filter(status__in=(*PLAYED_STATUSES, S.VOID)).aggregate(
+        count=Count("id"), latest=Max("updated_at")
     )
     competitions = Competition.objects.aggregate(
         count=Count("id"),
         public=Count("id", filter=Q(is_public=True)),
         confirming=Count("id", filter=Q(requires_confirmation=True)),
     )
-    parts = "{count}:{latest}:{versions}:".format(**figures) + "{count}:{public}:{confirming}".format(**competitions)
+    parts = "{count}:{latest}:".format(**figures) + "{count}:{public}:{confirming}".format(**competitions)
     return "rating:" + hashlib.sha256(parts.encode()).hexdigest()
 
 

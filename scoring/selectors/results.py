@@ -14,6 +14,10 @@ from .counting import counted_q, preliminary_q
 # -- rounds and teams ---------------------------------------------------------------------------
 
 
+# JSON columns that a list of matches never shows (the match page and the documents read them).
+LIST_DEFERRED = ("rules_snapshot", "points_snapshot", "competition__rules_overrides", "competition__points_overrides")
+
+
 def _with_counts(matches: QuerySet, competition: Competition) -> QuerySet:
     preliminary = (
         ExpressionWrapper(preliminary_q(competition), output_field=BooleanField())
@@ -30,7 +34,10 @@ def round_results(round: Round) -> QuerySet:
     """The matches of a round by table, with teams; each row has `counts` and `preliminary`."""
     matches = (
         Match.objects.filter(round=round)
-        .select_related("home_team", "away_team", "home_team__club", "away_team__club", "round")
+        .select_related("competition", "home_team", "away_team", "home_team__club", "away_team__club", "round")
+        # A results list shows scores, not the rules a match was played under: a national round
+        # has 300 matches, and their snapshots would be decoded for nothing.
+        .defer(*LIST_DEFERRED)
         .order_by("table", "id")
     )
     return _with_counts(matches, round.competition)

@@ -13,8 +13,10 @@ from __future__ import annotations
 import hashlib
 
 from django.db.models import Count, Max, Sum
+from django.forms.models import model_to_dict
 
 from scoring.models import Bye, Club, Competition, Match
+from scoring.selectors.counting import counted_q
 
 
 def competition_document_stamp(competition: Competition) -> str:
@@ -32,5 +34,39 @@ def competition_document_stamp(competition: Competition) -> str:
             )
         ),
         list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")),
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def competition_results_stamp(competition: Competition) -> str:
+    """A short text that changes whenever the results that enter the competition's tables do
+    (RULES.md "Standings": the counted matches, and the byes where they score), its settings or its
+    teams' names: what the places round by round are made of. A deal saved in a match being played
+    does not change it."""
+    counted = Match.objects.filter(competition=competition).filter(counted_q(competition))
+    parts = [
+        sorted(counted.aggregate(count=Count("id"), updated=Max("updated_at"), versions=Sum("version")).items()),
+        sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()),  # its teams: next line
+        list(competition.teams.order_by("pk").values_list("pk", "name")),
+    ]
+    if competition.points_rules.bye == "win":
+        parts.append(list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")))
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def match_document_stamp(match: Match) -> str:
+    """The stamp of what a match's own documents (its protocol as PDF and workbook) show: the match
+    row (every service's change moves its version), its deals through it, the competition's row
+    and organiser, its round, and the teams, players and substitutes named. Saves in the
+    competition's other matches do not change it."""
+    parts = [
+        list(Match.objects.filter(pk=match.pk).values_list()),
+        list(Competition.objects.filter(pk=match.competition_id).values_list()),
+        list(Match.objects.filter(pk=match.pk).values_list(
+            "competition__organiser__name", "round__number", "round__date", "home_team__name", "away_team__name", "home_team__club__name",
+            "away_team__club__name", "home_team__player_one__name", "home_team__player_two__name",
+            "away_team__player_one__name", "away_team__player_two__name", "home_substitute__name",
+            "away_substitute__name",
+        )),  # fmt: skip
     ]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

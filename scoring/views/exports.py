@@ -35,7 +35,7 @@ from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
-from scoring.selectors.stamps import competition_document_stamp
+from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
 
 
 def export_response(export: Export) -> HttpResponse:
@@ -116,7 +116,7 @@ class ExportView(View):
 
 class MatchExportMixin:
     def stamp(self) -> str:
-        return competition_document_stamp(self.get_match().competition)
+        return match_document_stamp(self.get_match())
 
     def get_match(self) -> Match:
         return self.visible_match
@@ -219,6 +219,8 @@ class CompetitionXlsxView(CompetitionExportMixin, ExportView):
 
 
 def can_print_blank_protocols(user, round: Round) -> bool:
+    if not user.is_authenticated:
+        return False  # a visitor's round page must not read the round's matches for nothing
     if permissions.can_manage_competition(user, round.competition):
         return True
     matches = round_matches_with_keepers(round)

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
@@ -13,6 +14,7 @@ from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
+from scoring.selectors.stamps import competition_results_stamp
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
@@ -82,14 +84,12 @@ class CompetitionMixin(PublicPageMixin):
 
     def live_context(self) -> dict:
         competition = self.competition
-        rounds = list(competition.rounds.order_by("number"))
+        rounds = public_selectors.rounds_with_state(competition)
         after = _round_number(self.request.GET.get("after"), rounds)
         rows = selectors.competition_standings(competition, up_to_round=after)
         # With the standings after round N, that round's results; else the round being played.
-        current = next((r for r in rounds if r.number == after), None) or public_selectors.current_round(
-            competition
-        )
-        live_numbers = set(public_selectors.live_rounds(competition).values_list("number", flat=True))
+        current = next((r for r in rounds if r.number == after), None) or public_selectors.current_round(rounds)
+        live_numbers = {r.number for r in rounds if r.live}
         # A look back ("after round 2") does not change while a later round is played.
         live = bool(live_numbers) and (after is None or after >= min(live_numbers))
         results = None
@@ -140,6 +140,9 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
         pk = self.competition.pk
         context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
         context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
+        # The places round by round are worked out from every round's table: kept until a result
+        # that counts changes (the stamp is in the template's cache key).
+        context["results_stamp"] = competition_results_stamp(self.competition)
         return context
 
 
@@ -160,18 +163,16 @@ class CompetitionRoundsView(CompetitionMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super(CompetitionMixin, self).get_context_data(**kwargs)
-        rounds = public_selectors.competition_rounds(self.competition)
-        live_numbers = public_selectors.live_round_numbers(self.competition)
         context.update(
             competition=self.competition,
             rounds=[
                 {
                     "round": round_,
-                    "live": round_.number in live_numbers,
+                    "live": round_.live,
                     "results": ResultsTable(selectors.round_results(round_), caption=round_),
                     "byes": selectors.round_byes(round_),
                 }
-                for round_ in rounds
+                for round_ in public_selectors.rounds_with_state(self.competition)
             ],
         )
         return context
@@ -224,7 +225,8 @@ class MatchDetailView(PublicPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         match = self.match
-        protocol = match_protocol(match)
+        # Replayed only if the template draws the protocol (it keeps it until the match changes).
+        protocol = SimpleLazyObject(lambda: match_protocol(match))
         context.update(
             match=match,
             competition=match.competition,
@@ -235,8 +237,9 @@ class MatchDetailView(PublicPageMixin, TemplateView):
                 ("home", match.home_team, match.home_substitute, match.home_total),
                 ("away", match.away_team, match.away_substitute, match.away_total),
             ],
-            end_text=end_text(protocol),
-            result_text=result_text(protocol),
+            # Put in words only if the template draws them (as the protocol above).
+            end_text=lambda: end_text(protocol),
+            result_text=lambda: result_text(protocol),
             status_text=status_text(match),
         )
         return context

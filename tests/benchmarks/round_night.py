@@ -10,7 +10,8 @@ Then a new round of every competition is paired through the services and its mat
 each has a secretary of its home club, who saves one deal every 20 s (locustfile.py); spectators
 (1 000 per 300 live matches) load a live round, standings, match or team page every 10 s; one
 protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
-baseline. The load is stepped (--steps: numbers of live matches, --seconds each); every step
+baseline. Before the first step every page of the night is loaded once, not measured (the server
+has been up during the day; the PDFs stay cold). The load is stepped (--steps: numbers of live matches, --seconds each); every step
 prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step;
 - the errors (target 0);
@@ -30,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -112,6 +115,31 @@ def read_stats(prefix: Path) -> dict[str, dict]:
         return {row["Name"]: row for row in csv.DictReader(stats)}
 
 
+def read_failures(prefix: Path) -> list[str]:
+    """What went wrong, as Locust counted it: "name: error (n times)"."""
+    path = Path(f"{prefix}_failures.csv")
+    if not path.exists():
+        return []
+    with open(path, encoding="utf-8") as failures:
+        return [f"{row['Name']}: {row['Error']} ({row['Occurrences']} times)" for row in csv.DictReader(failures)]
+
+
+def warm_up(port: int, data: dict) -> float:
+    """Load every page of the night once, eight at a time, before the first step (not measured):
+    a server on a round night has been up and serving these pages during the day, and the first
+    visitor after a restart is not what the steps measure. The protocol PDFs are left cold."""
+    urls = [url for kind in ("standings", "live round", "match", "team") for url in data["pages"][kind]]
+    started = time.perf_counter()
+
+    def load(url):
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{url}", timeout=300) as response:
+            response.read()
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        list(pool.map(load, urls))
+    return time.perf_counter() - started
+
+
 def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> tuple[bool, int]:
     spectators = max(1, round(live * 1000 / 300))
     users = live + spectators + 2
@@ -144,7 +172,7 @@ def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> 
                   requests=int(row["Request Count"])) and ok
     failures = int(stats["Aggregated"]["Failure Count"])
     ok = emit(f"round_night_{live}_errors", failures, "requests", 0, failures == 0,
-              requests=int(stats["Aggregated"]["Request Count"])) and ok
+              requests=int(stats["Aggregated"]["Request Count"]), about=read_failures(prefix)) and ok
     confirmed = json.loads(confirmed_path.read_text())["saves"] if confirmed_path.exists() else 0
     return ok, confirmed
 
@@ -175,7 +203,7 @@ def main(argv=None) -> int:
             # hall; the limit per address would count them all as one (429s, not the load measured).
             env = production_env(database_url=database_url, static_root=tmp / "static", DJANGO_LOG_LEVEL="WARNING",
                                  DJANGO_SETTINGS_MODULE="tests.benchmarks.load_settings",
-                                 DJANGO_DOCUMENTS_PER_MINUTE="100000")
+                                 DJANGO_DOCUMENTS_PER_MINUTE="100000", DJANGO_CACHE_DIR=str(tmp / "cache"))
             started = time.perf_counter()
             manage("migrate", "--noinput", env=env)
             manage("collectstatic", "--noinput", env=env)
@@ -188,6 +216,7 @@ def main(argv=None) -> int:
             data_path.write_text(json.dumps(data), encoding="utf-8")
             capacity, confirmed = 0, 0
             with gunicorn(env, workers=args.workers, threads=args.threads, log_path=tmp / "gunicorn.log") as port:
+                emit("round_night_warm_up", warm_up(port, data), "s", None, True)
                 for live in steps:
                     if live > len(data["accounts"]):
                         break

@@ -7,6 +7,7 @@ import re
 from io import StringIO
 
 import pytest
+from django.utils import timezone
 from django.core.management import call_command
 from django.urls import reverse
 
@@ -37,8 +38,10 @@ def test_a_corrected_result_is_rated_again(federation):
     anna = federation["players"]["Anna"].pk
     before = rating_history().ratings.of(anna)
     match = m["o1"]
-    # A correction through the services claims a new version and saves the row.
-    Match.objects.filter(pk=match.pk).update(winner="away", home_points=0, away_points=1, version=match.version + 1)
+    # A correction through the services claims a new version and saves the row (updated_at moves).
+    Match.objects.filter(pk=match.pk).update(
+        winner="away", home_points=0, away_points=1, version=match.version + 1, updated_at=timezone.now()
+    )
     after = rating_history().ratings.of(anna)
     assert after > before
 

@@ -1,0 +1,92 @@
+"""The public pages keep their tables, the places chart and a match's protocol in the cache under
+what they show (scoring.tables.KeptTable, templates/scoring/public/_kept_table.html): a visitor must
+see every change at once, on the next page load, without anything being deleted from the cache."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from tests.factories import deal, make_admin, winning_deal
+from tests.public.test_standings_page import standings_rows
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client, name, *args) -> str:
+    response = client.get(reverse(name, args=args))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_deal_saved_shows_at_once_on_every_page_that_shows_the_match(client, league):
+    live, secretary = league["live"], league["secretary"]
+    competition = league["competition"]
+    pages = [
+        ("scoring:competition-detail", competition.pk),
+        ("scoring:round-detail", competition.pk, 1),
+        ("scoring:match-detail", live.pk),
+        ("scoring:team-detail", live.home_team_id),
+    ]
+    for name, *args in pages:
+        assert "1\u202f885" in page(client, name, *args)  # the live match after deal 1 (kept now)
+
+    services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                          expected_version=None)
+    for name, *args in pages:
+        html = page(client, name, *args)
+        assert "1\u202f985" in html, name  # 1 885 + 100
+
+
+def test_a_finished_match_moves_the_standings_and_the_places(client, league):
+    competition, secretary = league["competition"], league["secretary"]
+    before = standings_rows(page(client, "scoring:competition-detail", competition.pk))
+    live = league["live"]
+    for number in range(2, 4):
+        live = services.deals_record(match=live, user=secretary, entry=winning_deal(number, "home"), expected_version=None)
+    assert live.status == live.Status.FINISHED
+    live = services.match_submit(match=live, user=secretary, expected_version=live.version)
+    services.match_confirm(match=live, user=make_admin(), expected_version=live.version)
+    after = standings_rows(page(client, "scoring:competition-detail", competition.pk))
+    assert before != after
+    damerna = next(row for row in after if row[1] == "Damerna")
+    assert damerna[2] == "1"  # played
+
+
+def test_a_renamed_team_is_renamed_in_every_kept_fragment(client, league):
+    competition, secretary = league["competition"], league["secretary"]
+    live = league["live"]
+    pages = [
+        ("scoring:competition-detail", competition.pk),
+        ("scoring:round-detail", competition.pk, 1),
+        ("scoring:match-detail", live.pk),
+        ("scoring:team-detail", league["teams"]["orm"].pk),
+    ]
+    for name, *args in pages:
+        assert "Damerna" in page(client, name, *args)
+    team = league["teams"]["dam"]
+    team.name = "Drottningarna"
+    services.team_save(user=secretary, team=team)
+    for name, *args in pages:
+        html = page(client, name, *args)
+        assert "Drottningarna" in html and "Damerna" not in html, name
+
+
+def test_a_renamed_player_is_renamed_on_the_match_page(client, league):
+    live, secretary = league["live"], league["secretary"]
+    assert live.home_team.player_one.name in page(client, "scoring:match-detail", live.pk)
+    player = live.home_team.player_one
+    player.name = "Nytt Namn Efternamn"
+    services.player_save(user=secretary, player=player)
+    assert "Nytt Namn Efternamn" in page(client, "scoring:match-detail", live.pk)
+
+
+def test_the_language_is_part_of_every_key(client, league):
+    competition = league["competition"]
+    swedish = page(client, "scoring:competition-detail", competition.pk)
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    english = page(client, "scoring:competition-detail", competition.pk)
+    # The table's caption and column headers are in the kept fragment.
+    assert "<caption>Standings</caption>" in english and "<caption>Standings</caption>" not in swedish
+    assert "<caption>Tabell</caption>" in swedish
