@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.utils import timezone
 
@@ -94,7 +94,8 @@ MATCH_PAGE_RELATED = (
     "away_substitute",
 )
 def get_visible_match(pk: int, user=None) -> Match:
-    matches = Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=pk)
+    # One row by its key: no ordering (Match's default ordering would join the round for nothing).
+    matches = Match.objects.select_related(*MATCH_PAGE_RELATED).filter(pk=pk).order_by()
     if getattr(user, "is_authenticated", False):
         match = matches.filter(competition__in=visible_competitions(user)).first()
     else:
@@ -130,6 +131,19 @@ def live_rounds(competition: Competition) -> QuerySet[Round]:
 
 def live_round_numbers(competition: Competition) -> set[int]:
     return set(live_rounds(competition).values_list("number", flat=True))
+
+
+def neighbour_rounds(round_: Round) -> dict:
+    """`previous_round` and `next_round` of `round_` in its competition (None at either end), in
+    one query."""
+    rounds = Round.objects.filter(competition_id=round_.competition_id)
+    before = rounds.filter(number__lt=round_.number).order_by("-number").values("number")[:1]
+    after = rounds.filter(number__gt=round_.number).order_by("number").values("number")[:1]
+    found = list(rounds.filter(Q(number=Subquery(before)) | Q(number=Subquery(after))))
+    return {
+        "previous_round": next((r for r in found if r.number < round_.number), None),
+        "next_round": next((r for r in found if r.number > round_.number), None),
+    }
 
 
 def rounds_with_state(competition: Competition) -> list[Round]:

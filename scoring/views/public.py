@@ -194,8 +194,7 @@ class RoundMixin(CompetitionMixin):
             byes=selectors.round_byes(round_),
             live=public_selectors.round_is_live(round_),
             clock=public_selectors.hall_clock(round_),
-            previous_round=self.competition.rounds.filter(number__lt=round_.number).order_by("-number").first(),
-            next_round=self.competition.rounds.filter(number__gt=round_.number).order_by("number").first(),
+            **public_selectors.neighbour_rounds(round_),
         )
         return context
 

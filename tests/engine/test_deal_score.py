@@ -106,8 +106,8 @@ def test_worked_example_natural_canasta_of_seven_jacks():
     assert check_deal(SV_TAVLING, entry) == []
 
 
-def test_worked_example_opening_of_seeds_003_004():
-    # Seed 003/004: the hand 2,5,5,5,7,8,Kn,D,D,K,E with a queen on top of the pile. Taking the
+def test_worked_example_opening_from_the_home_play_rules():
+    # The worked example of the Swedish home-play rules pages: the hand 2,5,5,5,7,8,Kn,D,D,K,E with a queen on top of the pile. Taking the
     # pile with the two queens and melding QQQ2 + 555 (or QQQ + 5552) makes 65 points.
     hand = ["2", "5", "5", "5", "7", "8", "J", "Q", "Q", "K", "A"]
     assert card_value(hand) == 110
