@@ -1,8 +1,8 @@
 """Reads for the public pages that scoring.selectors does not offer.
 
 Owns: which competitions the public (and a signed-in organiser) may see, whether a round is being
-played right now (the pages then poll for news), the hall clock of a round, and a team's fixtures
-for its calendar feed.
+played right now (the pages then poll for news), the hall clock of a round, a team's fixtures for
+its calendar feed, and the teams, players and clubs the public pages list.
 
 Terms: a *visible* competition is a public one, or one the signed-in user organises; everything of a
 competition that is not visible (its rounds, matches, embeds, feeds) answers 404. A round is *live*
