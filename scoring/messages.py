@@ -7,7 +7,9 @@ turns a code into a sentence. Every message names where the problem is: the deal
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
+from functools import lru_cache
+
+from django.utils.translation import get_language, gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.problems import Problem
 from scoring.engine.protocol_file import ProtocolFileError
@@ -156,6 +158,36 @@ def problem_message(problem: Problem, deal_number: int | None = None) -> str:
     if where:
         return f"{where}: {text}"
     return text[:1].upper() + text[1:]
+
+
+# Messages worded once per language and kept: a season's protocol files repeat the same few
+# problems (the same warning on deal 3 of a thousand files), and wording one takes several
+# translation look-ups. The catalogues do not change while the process runs.
+_KEPT_MESSAGES = 8192
+
+
+@lru_cache(maxsize=_KEPT_MESSAGES)
+def _kept_message(
+    language: str | None, code: str, side: str | None, field: str | None, params: tuple, deal_number: int | None
+) -> str:
+    return problem_message(Problem(code, side, field, {name: value for name, _type, value in params}), deal_number)
+
+
+def problem_messages(problems, deal_number: int | None = None, language: str | None = None) -> list[str]:
+    """problem_message of each problem, in the active language (`language`, when the caller has
+    asked get_language already), for many files at once."""
+    if language is None:
+        language = get_language()
+    messages = []
+    for problem in problems:
+        try:
+            # Each value's type is part of the key: 50 and 50.0 are equal but read differently.
+            params = tuple((name, type(value), value) for name, value in problem.params.items())
+            message = _kept_message(language, problem.code, problem.side, problem.field, params, deal_number)
+        except TypeError:  # a value that cannot be a key (none of the engine's are)
+            message = problem_message(problem, deal_number)
+        messages.append(message)
+    return messages
 
 
 def file_error_message(error: ProtocolFileError) -> str:

@@ -3,7 +3,7 @@
 from django.utils import translation
 
 from scoring.engine.problems import Problem
-from scoring.messages import problem_message
+from scoring.messages import problem_message, problem_messages
 
 
 def test_a_message_groups_thousands_and_writes_a_true_minus():
@@ -12,3 +12,18 @@ def test_a_message_groups_thousands_and_writes_a_true_minus():
 
     assert "1\u202f187" in message and "\u221240" in message
     assert message.startswith("Giv 3, hemmalaget")
+
+
+def test_messages_worded_for_many_files_are_those_of_each_problem_in_its_language():
+    """problem_messages keeps what it has worded: by language, and by each number's type (a minute
+    of 50 and of 50.0 are equal numbers but not the same text)."""
+    problems = [
+        Problem("dealt-after-time", None, "dealt", {"minute": 50, "limit": 50}),
+        Problem("dealt-after-time", None, "dealt", {"minute": 50.0, "limit": 50}),
+        Problem("score-mismatch", "home", "home_score", {"computed": 1187, "written": -40}),
+    ]
+    for language in ("sv", "en", "sv"):
+        with translation.override(language):
+            expected = [problem_message(problem, 3) for problem in problems]
+            assert problem_messages(problems, 3) == expected
+    assert expected[0] != expected[1]

@@ -425,3 +425,103 @@ DEAL_WARNINGS = (_deal_score_high, _penalty_unusual, _red_threes_not_counted, _m
 def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The warnings found in the deal alone, in a stable order."""
     return _run(DEAL_WARNINGS, rules, deal, score_deal(rules, deal) if score is None else score)
+
+
+# -- the fast path: most deals of a season pass every check ---------------------------------------
+# `match.replay` asks `passes_deal_checks` and `passes_deal_warnings` first and runs the checks
+# themselves only for a deal that does not pass, so what is reported still comes from DEAL_CHECKS
+# and DEAL_WARNINGS alone. Each line below is the condition under which the check it names returns
+# NO_PROBLEMS, in one expression instead of a call per check; they agree with the checks on
+# arbitrary integers (tests/engine/test_checks_property.py), and FAST_PATH_COVERS names the checks
+# they stand for, so a check added to either tuple without a line here fails a test.
+
+
+def passes_deal_checks(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
+    """Exactly `not check_deal(rules, deal, score)`."""
+    home, away = deal.home, deal.away
+    out = deal.out
+    end = deal.end or (END_OUT if out else END_STOCK)
+    home_cards, away_cards = home.cards, away.cards
+    home_natural, home_mixed, away_natural, away_mixed = home.natural, home.mixed, away.natural, away.mixed
+    home_red3, away_red3 = home.red3, away.red3
+    naturals = home_natural + away_natural
+    mixed = home_mixed + away_mixed
+    home_written, away_written = home.written_score, away.written_score
+    return (
+        # _multiples_of_5
+        not (home_cards % 5 or away_cards % 5 or home.penalty % 5 or away.penalty % 5)
+        # _negative_counts
+        and min(home_natural, home_mixed, home_red3, home.penalty, away_natural, away_mixed, away_red3, away.penalty) >= 0
+        # _going_out_count, _out_without_canasta, _concealed_without_out
+        and (
+            (end == END_OUT and out == HOME and home_natural + home_mixed >= rules.canastas_to_go_out)
+            or (end == END_OUT and out == AWAY and away_natural + away_mixed >= rules.canastas_to_go_out)
+            or ((end == END_STOCK or end == END_CLOCK) and out is None and not deal.concealed)
+        )
+        # _canasta_without_meld
+        and (home.melded is not False or not (home_natural + home_mixed > 0 or home_cards > 0 or out == HOME))
+        and (away.melded is not False or not (away_natural + away_mixed > 0 or away_cards > 0 or out == AWAY))
+        # _red_threes
+        and home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES
+        # _canastas_impossible
+        and home_natural + home_mixed <= CANASTA_RANKS
+        and away_natural + away_mixed <= CANASTA_RANKS
+        and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
+        and mixed <= WILD_CARDS
+        and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
+        and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
+        # _card_points_range
+        and -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
+        and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
+        and home_cards + away_cards <= PACK_CARD_POINTS
+        # _score_mismatch
+        and (home_written is None or home_written == score.home.score)
+        and (away_written is None or away_written == score.away.score)
+        # _clock_not_allowed
+        and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
+    )
+
+
+def passes_deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
+    """Exactly `not deal_warnings(rules, deal, score)`."""
+    home, away = deal.home, deal.away
+    home_red3, away_red3 = home.red3, away.red3
+    return (
+        # _deal_score_high
+        score.home.score <= HIGH_DEAL_SCORE
+        and score.away.score <= HIGH_DEAL_SCORE
+        # _penalty_unusual
+        and not (home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP)
+        # _red_threes_not_counted, _melded_assumed: no red threes, or red threes that count for
+        # sides whose melding is written or plain
+        and (
+            (home_red3 <= 0 and away_red3 <= 0)
+            or (
+                bool(rules.red_three)
+                and (home_red3 <= 0 or home.melded is not None or deal.melded(HOME))
+                and (away_red3 <= 0 or away.melded is not None or deal.melded(AWAY))
+            )
+        )
+    )
+
+
+# The checks the fast path stands for; a test holds this to DEAL_CHECKS and DEAL_WARNINGS.
+FAST_PATH_COVERS = frozenset(
+    {
+        _multiples_of_5,
+        _negative_counts,
+        _going_out_count,
+        _out_without_canasta,
+        _concealed_without_out,
+        _canasta_without_meld,
+        _red_threes,
+        _canastas_impossible,
+        _card_points_range,
+        _score_mismatch,
+        _clock_not_allowed,
+        _deal_score_high,
+        _penalty_unusual,
+        _red_threes_not_counted,
+        _melded_assumed,
+    }
+)

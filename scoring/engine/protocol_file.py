@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 from xml.parsers import expat
@@ -228,6 +229,7 @@ class _RowReader:
         # The 16 number columns, home then away; one that is not in the file reads the empty cell
         # added after the row's last.
         self.int_columns = _INT_COLUMNS
+        self.int_positions = tuple(position.get(column) for column in _INT_COLUMNS)
         self.int_cells = itemgetter(*[position.get(column, self.width) for column in _INT_COLUMNS])
         self.melded = tuple(position.get(f"{side}_melded") for side in SIDES)
         self.out = position.get("out")
@@ -235,6 +237,8 @@ class _RowReader:
         self.end = position.get("end")
         self.time_up = position.get("time_up")
         self.dealt = position.get("dealt")
+        # How read_plain_csv reads a plain text under this header (made the first time it does).
+        self.plain_plan: list[tuple[int | None, dict[str, Any], Any]] | None = None
 
     def numbers(self, cells: Sequence[Any], line: int) -> list[int | None]:
         texts = self.int_cells(cells)
@@ -351,6 +355,15 @@ def read_csv(data: bytes | str) -> list[DealEntry]:
     first_line = text.split("\n", 1)[0]
     # Spreadsheets set to Swedish write semicolons; accept those and tabs as well as commas.
     delimiter = max((",", ";", "\t"), key=first_line.count)
+    deals = read_plain_csv(text, delimiter)
+    if deals is not None:
+        return deals
+    return read_csv_rows(text, delimiter)
+
+
+def read_csv_rows(text: str, delimiter: str) -> list[DealEntry]:
+    """The CSV text read row by row with the `csv` module: any file, and the first thing wrong in
+    it refused with its line and column."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
 
     def rows() -> Iterable[tuple[int, Sequence[Any]]]:
@@ -811,3 +824,131 @@ def interchange_value(text: str) -> str:
     """A written choice as the interchange value: 'hemma' -> 'home', 'talong' -> 'stock'."""
     text = text.strip().casefold()
     return _VALUE_OF_SWEDISH.get(text, text)
+
+
+# -- reading a plain CSV text column by column ---------------------------------------------------
+# Most files are written by a program or a careful hand: no quotes, every row complete and
+# numbered 1, 2, 3 …, every cell a number or a word. Such a text is split into cells at once and
+# read a column at a time (one look-up per cell, the deals made by map). A text that is anything
+# else, or a cell this reading has not met, goes to read_csv_rows, which reads it as before and
+# refuses it with its line and column; so what a file reads as, or why it is refused, does not
+# depend on which reading took it (tests/engine/test_plain_csv.py).
+
+
+class _NotPlain(Exception):
+    """The text is not one read_plain_csv reads; read_csv_rows reads it."""
+
+
+# The deal numbers as a plain file writes them.
+_DEAL_TEXTS = [str(number) for number in range(1, MAX_ROWS + 1)]
+# A column name is short; a longer header cell is left to the csv module (which limits a field).
+_LONGEST_HEADER_CELL = 100
+# Numbers already read (by parse_number), by the empty cell's meaning in the column: card points
+# must be written, a count left empty is 0, a written number left empty is not written.
+_NUMBER_CELLS: dict[str, int] = {}
+_COUNT_CELLS: dict[str, int | None] = {"": 0}
+_WRITTEN_CELLS: dict[str, int | None] = {"": None}
+# The words of the other columns, each as the row-by-row reader reads it (so they cannot differ).
+_YES_NO_WORDS = ("", *sorted(_YES), *sorted(_NO))
+_MELDED_CELLS = {word: None if word == "" else _parse_yes_no(word, 0, "") for word in _YES_NO_WORDS}
+_FLAG_CELLS = {word: _RowReader.flag([word], 0, 0, "") for word in _YES_NO_WORDS}
+_OUT_CELLS = {word: _parse_choice(word, 0, "out", SIDES) for word in ("", *SIDES, "hemma", "borta")}
+_END_CELLS = {word: _parse_choice(word, 0, "end", DEAL_ENDS) for word in ("", *DEAL_ENDS, "utgång", "talong", "klockan")}
+
+
+def _plan(read_row: _RowReader) -> list[tuple[int | None, dict[str, Any], Any]]:
+    """For each value of a deal in the order SideEntry (home, then away) and then DealEntry take
+    them: the column's position (None: not in the file), the cells it reads, and the value when
+    the column is not in the file (as read_row gives it)."""
+    plan = []
+    for first, melded in ((0, read_row.melded[0]), (8, read_row.melded[1])):
+        numbers = read_row.int_positions[first : first + 8]
+        cards, natural, mixed, red3, penalty, written_min, written_score, written_total = numbers
+        plan += [(cards, _NUMBER_CELLS, None), (natural, _COUNT_CELLS, 0), (mixed, _COUNT_CELLS, 0),
+                 (red3, _COUNT_CELLS, 0), (penalty, _COUNT_CELLS, 0), (melded, _MELDED_CELLS, None),
+                 (written_min, _WRITTEN_CELLS, None), (written_score, _WRITTEN_CELLS, None),
+                 (written_total, _WRITTEN_CELLS, None)]  # fmt: skip
+    plan += [(read_row.out, _OUT_CELLS, None), (read_row.concealed, _FLAG_CELLS, False), (read_row.end, _END_CELLS, None),
+             (read_row.dealt, _WRITTEN_CELLS, None), (read_row.time_up, _FLAG_CELLS, False)]  # fmt: skip
+    return plan
+
+
+def _learn_numbers(columns: Iterable[tuple[dict[str, Any], list[str]]]) -> None:
+    """Read by parse_number the cells of number columns not met before, and remember them; raise
+    _NotPlain for a cell that is not a number (or is blank), or when enough are remembered."""
+    for cells, texts in columns:
+        if cells is not _NUMBER_CELLS and cells is not _COUNT_CELLS and cells is not _WRITTEN_CELLS:
+            continue
+        for text in texts:
+            if text in cells:
+                continue
+            try:
+                value = parse_number(text)
+            except ProtocolFileError:
+                raise _NotPlain from None
+            if value is None or len(_NUMBER_CELLS) >= _KNOWN_NUMBERS_LIMIT:
+                raise _NotPlain
+            _NUMBER_CELLS[text] = _COUNT_CELLS[text] = _WRITTEN_CELLS[text] = value
+
+
+def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
+    """The deals of a plain CSV text (see above), or None if the text is not one."""
+    if '"' in text:
+        return None
+    if "\r" in text:
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    count = len(lines) - 1
+    if not 0 < count <= MAX_ROWS:
+        return None
+    header = lines[0].split(delimiter)
+    if max(map(len, header)) > _LONGEST_HEADER_CELL:
+        return None
+    try:
+        read_row = _row_reader(tuple(header))
+    except ProtocolFileError:
+        return None
+    width = read_row.width
+    if len(header) != width or list(map(str.count, lines, repeat(delimiter, count + 1))).count(width - 1) != count + 1:
+        return None
+    cells = delimiter.join(lines).split(delimiter)
+    del cells[:width]
+    if cells[read_row.deal :: width] != _DEAL_TEXTS[:count]:
+        return None
+    plan = read_row.plain_plan
+    if plan is None:
+        plan = read_row.plain_plan = _plan(read_row)
+    try:
+        columns = [
+            [absent] * count if position is None else list(map(known.__getitem__, cells[position::width]))
+            for position, known, absent in plan
+        ]
+    except KeyError:
+        try:
+            _learn_numbers((known, cells[position::width]) for position, known, _ in plan if position is not None)
+            columns = [
+                [absent] * count if position is None else list(map(known.__getitem__, cells[position::width]))
+                for position, known, absent in plan
+            ]
+        except (_NotPlain, KeyError):
+            return None
+    out, concealed, end, minutes, time_up = columns[18:]
+    if read_row.dealt is not None and any(minute is not None and minute < 0 for minute in minutes):
+        return None
+    return list(
+        map(
+            DealEntry,
+            range(1, count + 1),
+            map(SideEntry, *columns[:9]),
+            map(SideEntry, *columns[9:18]),
+            out,
+            concealed,
+            end,
+            minutes,
+            time_up,
+        )
+    )

@@ -17,8 +17,15 @@ import csv
 import io
 import random
 import statistics
+import sys
 import time
 from dataclasses import replace
+from pathlib import Path
+
+# Run as a script too (python tests/benchmarks/bench_protocol_files.py): the project and this folder.
+for folder in (Path(__file__).resolve().parents[2], Path(__file__).resolve().parent):
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
 
 from scoring.engine import get_points_rules, get_rules, replay
 from scoring.engine.protocol_file import WRITE_COLUMNS, read_csv
@@ -151,11 +158,7 @@ def measure(rounds: int = ROUNDS, seconds: float = SECONDS_PER_ROUND) -> list[di
 if __name__ == "__main__":
     import json
     import os
-    import sys
-    from pathlib import Path
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "canastaclub.settings")
     import django
 

@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import POINTS_PRESETS, PRESETS, get_points_rules, get_rules, replay
 from scoring.engine.match import MatchState
 from scoring.engine.protocol_file import ProtocolFileError, read_protocol
-from scoring.messages import file_error_message, problem_message
+from scoring.messages import file_error_message, problem_message, problem_messages
 
 
 def json_number(value: float) -> float | int:
@@ -34,33 +34,30 @@ def json_number(value: float) -> float | int:
 PROTOCOL_SUFFIXES = (".csv", ".xlsx", ".xlsm")
 
 
-def _problem_dicts(problems, number: int) -> list[dict[str, Any]]:
+def _problem_dicts(problems, number: int, language: str) -> list[dict[str, Any]]:
     return [
-        {"code": problem.code, "side": problem.side, "field": problem.field, "message": problem_message(problem, number)}
-        for problem in problems
+        {"code": problem.code, "side": problem.side, "field": problem.field, "message": message}
+        for problem, message in zip(problems, problem_messages(problems, number, language))
     ]
 
 
 def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
     """The JSON object of RULES.md ("The protocol file")."""
-    deals = [
-        {
-            "deal": replayed.number,
-            "home": {
-                "score": replayed.score.home.score,
-                "total": replayed.home_total,
-                "min_before": replayed.home_min_before,
-            },
-            "away": {
-                "score": replayed.score.away.score,
-                "total": replayed.away_total,
-                "min_before": replayed.away_min_before,
-            },
-            "errors": _problem_dicts(replayed.errors, replayed.number) if replayed.errors else [],
-            "warnings": _problem_dicts(replayed.warnings, replayed.number) if replayed.warnings else [],
-        }
-        for replayed in state.deals
-    ]
+    language = translation.get_language()
+    deals = []
+    for replayed in state.deals:
+        number = replayed.entry.number
+        score = replayed.score
+        errors, warnings = replayed.errors, replayed.warnings
+        deals.append(
+            {
+                "deal": number,
+                "home": {"score": score.home.score, "total": replayed.home_total, "min_before": replayed.home_min_before},
+                "away": {"score": score.away.score, "total": replayed.away_total, "min_before": replayed.away_min_before},
+                "errors": _problem_dicts(errors, number, language) if errors else [],
+                "warnings": _problem_dicts(warnings, number, language) if warnings else [],
+            }
+        )
     outcome = state.outcome
     return {
         "rules": rules_key,
