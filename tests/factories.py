@@ -148,6 +148,8 @@ def result_fields(competition: Competition, home_total: int, away_total: int, *,
         end = Match.End.TARGET
     return {
         "end": end,
+        # A played result took at least one deal (a walk over none): selectors.protocols.has_score.
+        "deal_count": 0 if forfeit_winner else 1,
         "winner": outcome.winner,
         "home_total": outcome.home_for if forfeit_winner else home_total,
         "away_total": outcome.away_for if forfeit_winner else away_total,

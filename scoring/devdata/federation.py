@@ -11,12 +11,12 @@ Every number is legal and the engine's: each match's deals come from the demo's 
 (`scoring.devdata.generate.match_deals`, in a style with fewer canastas so that a match runs to about
 twelve deals, as a real game to 5000 does; the competitions play untimed rule sets so that the
 clock does not cut the matches short), the engine replays them (`engine.replay`), a match with any check error is refused, and the rows
-are written exactly as the services write them: a Deal's protocol values through
-`adapters.entry_to_fields`, its computed numbers through `adapters.computed_fields`, and the
-match's totals, end, winner, points and card points through the services' own `_apply_state`.
-Nothing here computes a score.
+are written by the services (`services.matches_record_played`, which stores a match's totals, end,
+winner, points and card points and its deals exactly as deals_record does). Nothing here computes a
+score.
 
-Speed: rows go in with `bulk_create` in batches, inside one transaction, a block of matches at a
+Speed: clubs, teams, competitions and rounds go in with `bulk_create` in batches, the matches through
+matches_record_played, inside one transaction, a block of matches at a
 time (their deals are made, replayed, inserted, then dropped), so memory stays flat. The data is
 marked by its first club's name; running the command again finds it and does nothing.
 """
@@ -32,13 +32,12 @@ from zoneinfo import ZoneInfo
 
 from django.db import transaction
 
-from scoring.adapters import computed_fields, entry_to_fields
-from scoring.engine import DealEntry, RuleSet, replay
+from scoring.engine import DealEntry, MatchState, RuleSet, replay
 from scoring.engine.rules import PointsRules, get_points_rules, get_rules
 from scoring.devdata.generate import DealStyle, match_deals
 from scoring.schedules import round_robin
-from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
-from scoring.services.matches import _apply_state
+from scoring.models import Club, Competition, Match, Player, Round, Team
+from scoring.services.matches import matches_record_played
 from scoring.services.standings import standings_refresh
 
 __all__ = [
@@ -298,8 +297,8 @@ class FederationDataError(Exception):
 
 
 def _played_match(plan: _Plan, round_: Round, table: int, home_id: int, away_id: int,
-                  deals: Sequence[DealEntry]) -> tuple[Match, list[dict]]:
-    """A confirmed match and its deal rows' values, as the services would store them."""
+                  deals: Sequence[DealEntry]) -> tuple[Match, MatchState]:
+    """A match row (not saved) and the engine's replay of its deals, for matches_record_played."""
     state = replay(plan.rules, list(deals), points=plan.points)
     if state.errors or not state.finished:
         problems = [(d.number, p.code) for d in state.deals for p in d.errors]
@@ -319,18 +318,9 @@ def _played_match(plan: _Plan, round_: Round, table: int, home_id: int, away_id:
         rules_snapshot=plan.rules_dict,
         points_snapshot=plan.points_dict,
     )
-    _apply_state(match, state)  # the services' own copy of the engine's result onto the row
-    match.status = S.CONFIRMED
     match.submitted_at = started + timedelta(hours=2)
     match.confirmed_at = started + timedelta(hours=2, minutes=15)
-    rows = []
-    for replayed in state.deals:
-        values = entry_to_fields(replayed.entry)
-        values.update(computed_fields(replayed))
-        minute = replayed.entry.dealt_minute
-        values["dealt_at"] = None if minute is None else started + timedelta(minutes=minute)
-        rows.append(values)
-    return match, rows
+    return match, state
 
 
 def _fixtures(plans: list[_Plan], rounds: dict) -> Iterator[tuple[_Plan, Round, int, int, int]]:
@@ -341,12 +331,10 @@ def _fixtures(plans: list[_Plan], rounds: dict) -> Iterator[tuple[_Plan, Round, 
                 yield plan, round_, table, home_id, away_id
 
 
-def _insert_block(block: list[tuple[Match, list[dict]]], report: FederationReport) -> None:
-    matches = Match.objects.bulk_create([match for match, _ in block], batch_size=BATCH_SIZE)
-    deals = [Deal(match_id=match.pk, **values) for match, (_, rows) in zip(matches, block) for values in rows]
-    Deal.objects.bulk_create(deals, batch_size=BATCH_SIZE)
+def _insert_block(block: list[tuple[Match, MatchState]], report: FederationReport) -> None:
+    matches, deals = matches_record_played(played=block, status=S.CONFIRMED, batch_size=BATCH_SIZE)
     report.matches += len(matches)
-    report.deals += len(deals)
+    report.deals += deals
 
 
 def build_federation(
@@ -374,7 +362,7 @@ def build_federation(
         report.competition_ids = [plan.competition.pk for plan in plans]
         rounds = _rounds(plans, report)
         say(f"{report.clubs} clubs, {report.teams} teams, {report.competitions} competitions, {report.rounds} rounds")
-        block: list[tuple[Match, list[dict]]] = []
+        block: list[tuple[Match, MatchState]] = []
         for plan, round_, table, home_id, away_id in _fixtures(plans, rounds):
             block.append(_played_match(plan, round_, table, home_id, away_id, source(rng, plan.rules)))
             if len(block) >= MATCH_BLOCK:

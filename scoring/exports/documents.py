@@ -6,12 +6,15 @@ going out (utgång), penalties (straff), the deal score and the running total. T
 is the one read model of selectors.protocols (the stored deals replayed once by the engine), so
 every number and its breakdown is the engine's; the blank protocol carries only the header, for the table to fill in by hand.
 
-Both the PDF and the spreadsheet exporters read these objects; templates only lay them out.
+Both the PDF and the spreadsheet exporters read these objects. Numbers stay numbers: the PDF
+templates format them with the site's template filters (scoring.templatetags.public_format), as the
+pages do.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _, pgettext
@@ -20,11 +23,11 @@ from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
 from scoring.messages import problem_message
 from scoring.models import Match, Team
-from scoring.selectors.protocols import match_protocol as read_protocol, status_text
+from scoring.selectors.protocols import end_text, match_protocol as read_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
 from scoring.site_address import site_url
 
-from .formatting import format_number, iso_date
+from .formatting import iso_date
 
 # Enough rows for a 60-minute match (the engine warns above 15 deals in a timed match), and few
 # enough that the form, the reference table and the signatures fit one A4 page.
@@ -79,7 +82,11 @@ class ProtocolHeader:
     date: str
     table: str
     rules_name: str
-    clock: str
+    # The template says how the match is timed: "60 + 10 minutes", or "No clock: played to 5 000".
+    has_clock: bool
+    clock_main_minutes: int
+    clock_extra_minutes: int
+    target: int
     match_id: int
     home: TeamBlock
     away: TeamBlock
@@ -87,15 +94,6 @@ class ProtocolHeader:
     @property
     def teams(self) -> tuple[TeamBlock, TeamBlock]:
         return (self.home, self.away)
-
-
-def clock_text(rules: RuleSet) -> str:
-    if not rules.has_clock:
-        return _("No clock: played to %(target)s") % {"target": format_number(rules.target)}
-    return _("%(main)s + %(extra)s minutes") % {
-        "main": rules.clock_main_minutes,
-        "extra": rules.clock_extra_minutes,
-    }
 
 
 def protocol_header(match: Match, rules: RuleSet, *, played: bool = True) -> ProtocolHeader:
@@ -114,7 +112,10 @@ def protocol_header(match: Match, rules: RuleSet, *, played: bool = True) -> Pro
         date=iso_date(when),
         table=str(match.table) if match.table else "",
         rules_name=rules.name,
-        clock=clock_text(rules),
+        has_clock=rules.has_clock,
+        clock_main_minutes=rules.clock_main_minutes,
+        clock_extra_minutes=rules.clock_extra_minutes,
+        target=rules.target,
         match_id=match.pk,
         home=team_block(match, "home"),
         away=team_block(match, "away"),
@@ -123,24 +124,21 @@ def protocol_header(match: Match, rules: RuleSet, *, played: bool = True) -> Pro
 
 @dataclass
 class OpeningStep:
-    totals: str
-    minimum: str
+    """A step of the opening-minimum table: totals from `low` to `high` (None: open-ended)."""
+
+    low: int | None
+    high: int | None
+    minimum: int
 
 
 def opening_table(rules: RuleSet) -> list[OpeningStep]:
-    """The rule set's opening minimums by a side's total before the deal, as printed ranges."""
+    """The rule set's opening minimums by a side's total before the deal, as ranges to print."""
     steps = rules.opening_table
     rows = []
     for index, (low, minimum) in enumerate(steps):
         next_low = steps[index + 1][0] if index + 1 < len(steps) else None
-        if low is None:
-            label = _("below %(value)s") % {"value": format_number(next_low)}
-        elif next_low is None:
-            label = _("%(value)s and more") % {"value": format_number(low)}
-        else:
-            # Scores are multiples of 5: the step ends 5 below the next one.
-            label = f"{format_number(low)}–{format_number(next_low - 5)}"
-        rows.append(OpeningStep(totals=label, minimum=format_number(minimum)))
+        # Scores are multiples of 5: a step ends 5 below the next one.
+        rows.append(OpeningStep(low=low, high=None if next_low is None else next_low - 5, minimum=minimum))
     return rows
 
 
@@ -149,21 +147,23 @@ def opening_table(rules: RuleSet) -> list[OpeningStep]:
 
 @dataclass
 class SideCells:
-    min_before: str
-    cards: str
-    canastas: str
-    red_threes: str
-    going_out: str
-    penalties: str
-    score: str
-    total: str
-    # The counts as typed from the paper (scoring.protocol_layout): canastas and red threes.
-    natural: str = ""
-    mixed: str = ""
-    red3: str = ""
+    """One side's numbers of a deal as the paper prints them (the template formats them)."""
 
-    def cell(self, key: str) -> str:
-        """The printed cell of the protocol column `key` (scoring.protocol_layout.COLUMNS)."""
+    min_before: int
+    cards: int
+    canastas: int
+    red_threes: int
+    going_out: int
+    penalties: int
+    score: int
+    total: int
+    # The counts as typed from the paper (scoring.protocol_layout): canastas and red threes.
+    natural: int = 0
+    mixed: int = 0
+    red3: int = 0
+
+    def cell(self, key: str) -> int:
+        """The number in the protocol column `key` (scoring.protocol_layout.COLUMNS)."""
         return {
             "min": self.min_before, "cards": self.cards, "natural": self.natural, "mixed": self.mixed,
             "red3": self.red3, "out": self.going_out, "penalty": self.penalties, "score": self.score,
@@ -198,17 +198,17 @@ def _side_cells(replayed, side: str) -> SideCells:
     score = replayed.score.side(side)
     entry = replayed.entry.side(side)
     return SideCells(
-        min_before=format_number(replayed.min_before(side)),
-        cards=format_number(score.cards),
-        canastas=format_number(score.canastas, blank_zero=True),
-        red_threes=format_number(score.red_threes, blank_zero=True),
-        going_out=format_number(score.going_out, blank_zero=True),
-        penalties=format_number(score.penalties, blank_zero=True),
-        score=format_number(score.score),
-        total=format_number(replayed.total(side)),
-        natural=format_number(entry.natural, blank_zero=True),
-        mixed=format_number(entry.mixed, blank_zero=True),
-        red3=format_number(entry.red3, blank_zero=True),
+        min_before=replayed.min_before(side),
+        cards=score.cards,
+        canastas=score.canastas,
+        red_threes=score.red_threes,
+        going_out=score.going_out,
+        penalties=score.penalties,
+        score=score.score,
+        total=replayed.total(side),
+        natural=entry.natural,
+        mixed=entry.mixed,
+        red3=entry.red3,
     )
 
 
@@ -219,49 +219,22 @@ class MatchProtocol:
     show_red_threes: bool
     columns: tuple  # a side's columns (scoring.protocol_layout.paper_columns)
     state: MatchState
-    home_total: str
-    away_total: str
-    home_points: str
-    away_points: str
-    home_for: str
-    away_for: str
+    home_total: int
+    away_total: int
+    home_points: Decimal | None
+    away_points: Decimal | None
+    home_for: int | None
+    away_for: int | None
     show_table_points: bool
     result: str
     ended: str
+    reason: str
     status: str
     remarks: list[str]
     record_url: str
     end_legend: list[tuple[str, str]]
     finished: bool
     qr_code: str = ""
-
-
-def _result_text(match: Match, winner: str | None) -> str:
-    if winner == "draw":
-        return _("Draw")
-    if winner in ("home", "away"):
-        return _("%(team)s won") % {"team": match.team(winner).name}
-    return _("No result yet")
-
-
-def _ended_text(match: Match, state: MatchState) -> str:
-    End = Match.End
-    winner_name = match.team(match.winner).name if match.winner in ("home", "away") else ""
-    if match.end == End.FORFEIT:
-        return _("Walk over: %(team)s wins by the forfeit award.") % {"team": winner_name}
-    if match.end == End.WARNINGS:
-        return _("Lost after repeated warnings: %(team)s wins by the forfeit award.") % {"team": winner_name}
-    if match.end == End.ABANDONED:
-        text = _("Abandoned.")
-        return f"{text} {match.reason}".strip()
-    if state.end == "target":
-        return _("%(target)s reached after deal %(deal)s.") % {
-            "target": format_number(state.rules.target),
-            "deal": state.end_deal,
-        }
-    if state.end == "clock":
-        return _("Ended by the clock after deal %(deal)s.") % {"deal": state.end_deal}
-    return _("The match is not finished.")
 
 
 def _status_text(match: Match) -> str:
@@ -309,15 +282,16 @@ def match_protocol(match: Match) -> MatchProtocol:
         show_red_threes=rules.red_three != 0,
         columns=paper_columns(rules),
         state=state,
-        home_total=format_number(home_total),
-        away_total=format_number(away_total),
-        home_points=format_number(match.home_points),
-        away_points=format_number(match.away_points),
-        home_for=format_number(match.home_for),
-        away_for=format_number(match.away_for),
+        home_total=home_total,
+        away_total=away_total,
+        home_points=match.home_points,
+        away_points=match.away_points,
+        home_for=match.home_for,
+        away_for=match.away_for,
         show_table_points=counted and (match.home_for, match.away_for) != (home_total, away_total),
-        result=_result_text(match, read.winner),
-        ended=_ended_text(match, state),
+        result=result_text(read),
+        ended=end_text(read),
+        reason=read.closing_reason,
         status=_status_text(match),
         remarks=remarks,
         record_url=match_record_url(match),
@@ -339,8 +313,8 @@ class BlankProtocol:
     end_legend: list[tuple[str, str]]
     record_url: str
     # Both sides start at 0: the first deal's opening minimum is known before play.
-    first_minimum: str
-    target_label: str
+    first_minimum: int
+    target: int
     has_clock: bool
     qr_code: str = ""
     grid_svg: str = ""
@@ -357,26 +331,7 @@ def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:
         opening_steps=opening_table(rules),
         end_legend=[labels[key] for key in ("out", "stock", "clock") if key != "clock" or rules.has_clock],
         record_url=match_record_url(match),
-        first_minimum=format_number(rules.opening_minimum(0)),
-        target_label=_("%(target)s reached") % {"target": format_number(rules.target)},
+        first_minimum=rules.opening_minimum(0),
+        target=rules.target,
         has_clock=rules.has_clock,
-    )
-
-
-def protocol_matches(queryset):
-    """The related rows a protocol header reads, in one query."""
-    return queryset.select_related(
-        "competition__organiser",
-        "round",
-        "home_team__club",
-        "home_team__player_one",
-        "home_team__player_two",
-        "home_team__captain",
-        "away_team__club",
-        "away_team__player_one",
-        "away_team__player_two",
-        "away_team__captain",
-        "home_substitute",
-        "away_substitute",
-        "confirmed_by",
     )

@@ -26,19 +26,15 @@ from weasyprint.urls import URLFetcher
 
 from scoring import selectors
 from scoring.models import Competition, Match, Round
+from scoring.selectors.protocols import protocol_document_match, round_protocol_matches
+from scoring.selectors.public import competition_rounds
 from scoring.site_address import site_url
 
 from . import PDF, Export
-from .documents import blank_protocol, match_protocol, protocol_matches
+from .documents import blank_protocol, match_protocol
 from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date
-from .tables import (
-    RoundResultsExportTable,
-    competition_facts,
-    competition_results,
-    round_result_rows,
-    standings_table,
-)
+from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 STYLESHEET = "scoring/css/pdf.css"
 # The deal table's geometry, as pdf.css lays it out: A4 (210 mm) less the 13 mm side margins, the
@@ -160,7 +156,7 @@ def blank_grid_svg(columns_per_side: int, rows: int) -> str:
 
 
 def match_protocol_html(match: Match) -> str:
-    match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
+    match = protocol_document_match(match.pk)
     protocol = match_protocol(match)
     protocol.qr_code = qr_code(protocol.record_url)
     title = _("Match protocol: %(home)s – %(away)s") % {"home": match.home_team.name, "away": match.away_team.name}
@@ -183,7 +179,7 @@ def match_protocol_pdf(match: Match) -> Export:
 
 
 def round_blank_protocols_html(round: Round) -> str:
-    matches = protocol_matches(round.matches.exclude(status=Match.Status.VOID)).order_by("table", "id")
+    matches = round_protocol_matches(round)
     protocols = []
     for match in matches:
         protocol = blank_protocol(match)
@@ -278,8 +274,8 @@ def round_results_pdf(round: Round) -> Export:
 
 
 def competition_html(competition: Competition) -> str:
-    rounds = competition.rounds.order_by("number")
-    results = competition_results(competition)
+    rounds = competition_rounds(competition)
+    results = selectors.competition_results(competition)
     title = _("Standings and results, %(competition)s") % {"competition": competition}
     return render_html(
         "scoring/pdf/competition.html",

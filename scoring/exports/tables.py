@@ -10,17 +10,15 @@ match totals the services stored from the engine; nothing here computes a score.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 import django_tables2 as tables
-from django.db.models import BooleanField, ExpressionWrapper, Value
 from django.utils.encoding import force_str
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
-from scoring import selectors
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
+from scoring.selectors.protocols import has_score
 
 from .formatting import format_number, plain_number, signed_number
 
@@ -155,11 +153,6 @@ class RoundResultsExportTable(ExportTable):
     status = tables.Column(verbose_name=_("Status"), default="")
 
 
-def has_result(match: Match) -> bool:
-    """Whether the match has totals worth printing (deals played, or closed with an award)."""
-    return bool(match.deal_count or match.end)
-
-
 class StatusTexts:
     """A match's status in words: "Bekräftad", "Walk over", "Avslutad, klockan, preliminärt".
     The words are looked up once per table, not once per match (a workbook has thousands)."""
@@ -181,40 +174,11 @@ class StatusTexts:
         return ", ".join(parts)
 
 
-RESULT_FIELDS = (
-    "round_id", "table", "status", "end", "deal_count",
-    "home_team", "away_team", "home_total", "away_total", "home_points", "away_points",
-)  # fmt: skip
-
-
-def competition_results(competition: Competition) -> dict[int, list[Match]]:
-    """Every match of the competition as its round's results show it (teams, `preliminary`), by
-    round id, in one query: what selectors.round_results gives for one round, for all rounds at
-    once (a competition's workbook or PDF would otherwise ask once per round)."""
-    preliminary = (
-        ExpressionWrapper(selectors.preliminary_q(competition), output_field=BooleanField())
-        if competition.requires_confirmation
-        else Value(False, output_field=BooleanField())
-    )
-    matches = (
-        Match.objects.filter(competition=competition, round__isnull=False)
-        .select_related("home_team", "away_team")
-        # Only what a results row shows: ten thousand matches stay small in memory.
-        .only(*RESULT_FIELDS, "home_team__name", "away_team__name")
-        .annotate(preliminary=preliminary)
-        .order_by("round_id", "table", "id")
-    )
-    by_round: dict[int, list[Match]] = defaultdict(list)
-    for match in matches:
-        by_round[match.round_id].append(match)
-    return by_round
-
-
 def round_result_rows(matches) -> list[dict[str, Any]]:
     status = StatusTexts()
     rows = []
     for match in matches:
-        played = has_result(match)
+        played = has_score(match)
         rows.append(
             {
                 "match_id": match.pk,

@@ -34,21 +34,20 @@ from scoring import selectors
 from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
 from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows
-from scoring.models import Competition, Deal, Match, Round
+from scoring.models import Competition, Match, Round
+from scoring.selectors.protocols import (
+    competition_deal_values,
+    match_protocol,
+    protocol_document_match,
+    status_text,
+)
+from scoring.selectors.public import competition_rounds
 
-from scoring.selectors.protocols import match_protocol, status_text
 from . import XLSX, Export
-
-from .documents import match_record_url, protocol_matches
+from .documents import match_record_url
 from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date, plain_number
-from .tables import (
-    RoundResultsExportTable,
-    competition_facts,
-    competition_results,
-    round_result_rows,
-    standings_table,
-)
+from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 MAX_SHEET_NAME = 31
 _FORBIDDEN_IN_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
@@ -308,7 +307,7 @@ def readable_deal_rows(rows: Iterable[Sequence[Any]], prefix: Sequence[str] = ()
 
 def match_protocol_xlsx(match: Match) -> Export:
     """The protocol in the interchange columns (first sheet: it imports again), and the match facts."""
-    match = protocol_matches(Match.objects.filter(pk=match.pk)).get()
+    match = protocol_document_match(match.pk)
     state = match_protocol(match).state
     workbook = new_workbook()
     write_sheet(workbook, _("Protocol"), readable_deal_rows(deal_rows(state)))
@@ -352,12 +351,7 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
     a side melded, when the protocol did not say, is the engine's rule (DealEntry.melded).
     """
     yield [*DEALS_PREFIX_COLUMNS, *WRITE_COLUMNS]
-    deals = (
-        Deal.objects.filter(match__competition=competition)
-        .order_by("match__round__number", "match__table", "match_id", "number")
-        .values_list(*_DEAL_FIELDS)
-        .iterator(chunk_size=chunk_size)
-    )
+    deals = competition_deal_values(competition, _DEAL_FIELDS, chunk_size=chunk_size)
     for (
         match_id, round_number, table, home_team, away_team, number,
         home_cards, home_natural, home_mixed, home_red3, home_penalty, home_melded,
@@ -396,8 +390,8 @@ def competition_xlsx(competition: Competition) -> Export:
     if players is not None:
         write_sheet(workbook, _("Players' table"), players.as_values(),
                     heading=competition_heading(competition, _("Players' table")))
-    results = competition_results(competition)
-    for round in competition.rounds.order_by("number"):
+    results = selectors.competition_results(competition)
+    for round in competition_rounds(competition):
         write_round_sheet(workbook, round, heading=False, matches=results.get(round.pk, []))
     # The deal rows are ints, text and None already: they go to the sheet as they are.
     prefix = [_("Match"), _("Round"), pgettext("card table", "Table"), _("Home team"), _("Away team")]

@@ -27,7 +27,7 @@ from __future__ import annotations
 from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q, with_play
 from .names import SWEDISH_COLLATION, order_by_name
 from .players import PlayerStatistics, player_statistics
-from .results import round_byes, round_results, team_results
+from .results import competition_results, round_byes, round_results, team_results
 from .standings import competition_standings, standings_preliminary_count
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "PlayerStatistics",
     "S",
     "SWEDISH_COLLATION",
+    "competition_results",
     "competition_standings",
     "counted_q",
     "number",

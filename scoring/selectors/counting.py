@@ -49,7 +49,8 @@ def preliminary_q(competition: Competition) -> Q:
     return Q(status__in=(S.FINISHED, S.SUBMITTED), home_points__isnull=False)
 
 
-def _in_rounds(up_to_round: int | None, prefix: str = "") -> Q:
+def in_rounds(up_to_round: int | None, prefix: str = "") -> Q:
+    """A Q over matches (or rows through `prefix`) of rounds up to `up_to_round`; None: every round."""
     if up_to_round is None:
         return Q()
     return Q(**{f"{prefix}round__number__lte": up_to_round})

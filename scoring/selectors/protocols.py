@@ -17,11 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
-from scoring.models import Deal, Match
+from scoring.exports.formatting import format_number
+from scoring.models import Competition, Deal, Match, Round
 
 S = Match.Status
 
@@ -113,6 +115,14 @@ class MatchProtocol:
     def has_score(self) -> bool:
         return has_score(self.match)
 
+    @property
+    def closing_reason(self) -> str:
+        """The reason given when the match was abandoned or given as a walk over, else ""."""
+        match = self.match
+        if match.status == S.VOID or match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
+            return match.reason
+        return ""
+
 
 def _side(replayed: ReplayedDeal, side: str) -> ProtocolSide:
     entry = replayed.entry
@@ -171,6 +181,65 @@ def _protocol(match: Match, entries: list[DealEntry], stored: list[Deal | None])
     return MatchProtocol(match=match, state=state, deals=deals)
 
 
+# -- the matches a protocol document prints ---------------------------------------------------------
+
+# The related rows a protocol's header reads (teams, players, captains, who confirmed), in one query.
+PROTOCOL_DOCUMENT_RELATED = (
+    "competition__organiser",
+    "round",
+    "home_team__club",
+    "home_team__player_one",
+    "home_team__player_two",
+    "home_team__captain",
+    "away_team__club",
+    "away_team__player_one",
+    "away_team__player_two",
+    "away_team__captain",
+    "home_substitute",
+    "away_substitute",
+    "confirmed_by",
+)
+
+
+def protocol_document_match(pk: int) -> Match:
+    """The match with everything its printed protocol names."""
+    return Match.objects.select_related(*PROTOCOL_DOCUMENT_RELATED).get(pk=pk)
+
+
+def round_protocol_matches(round: Round) -> QuerySet[Match]:
+    """The matches of a round that get a blank protocol (not the abandoned ones), by table."""
+    return (
+        round.matches.exclude(status=S.VOID).select_related(*PROTOCOL_DOCUMENT_RELATED).order_by("table", "id")
+    )
+
+
+def document_rounds() -> QuerySet[Round]:
+    """Rounds with their competition and its organiser, which every round document names."""
+    return Round.objects.select_related("competition__organiser")
+
+
+def round_matches_with_keepers(round: Round) -> QuerySet[Match]:
+    """The matches of a round with what deciding who keeps each protocol reads
+    (permissions.can_enter_protocol)."""
+    return round.matches.select_related("competition", "home_team")
+
+
+def documented_matches() -> QuerySet[Match]:
+    """Matches with the competition and teams a document's name and access check read."""
+    return Match.objects.select_related("competition", "home_team", "away_team")
+
+
+def competition_deal_values(competition: Competition, fields: tuple[str, ...], chunk_size: int = 2000):
+    """Every stored deal of the competition as a tuple of `fields` (Deal fields and lookups through
+    the match), by round, table, match and deal number, read in chunks."""
+    return (
+        Deal.objects.filter(match__competition=competition)
+        .order_by("match__round__number", "match__table", "match_id", "number")
+        .values_list(*fields)
+        .iterator(chunk_size=chunk_size)
+    )
+
+
 # -- a match's state in words ---------------------------------------------------------------------
 
 STATUS_TEXT = {
@@ -191,6 +260,52 @@ def status_text(match: Match) -> str:
     if match.status == S.FINISHED and not match.competition.requires_confirmation:
         return _("Finished")
     return str(STATUS_TEXT.get(match.status, match.get_status_display()))
+
+
+def end_text(protocol: MatchProtocol) -> str:
+    """How the match ended, or where it stands, in one sentence: the page and the printed protocol
+    say it alike. Who won is result_text(); only a walk over names the winner here, its award being
+    the way it ended (RULES.md, walk over)."""
+    match, state = protocol.match, protocol.state
+    End = Match.End
+    if match.status == S.VOID or match.end == End.ABANDONED:
+        return _("The match was abandoned.")
+    if match.end in (End.FORFEIT, End.WARNINGS):
+        winner = match.team(match.winner).name if match.winner in ("home", "away") else ""
+        if match.end == End.FORFEIT:
+            return _("Walk over: %(team)s wins by the forfeit award.") % {"team": winner}
+        return _("Lost after repeated warnings: %(team)s wins by the forfeit award.") % {"team": winner}
+    if state.end == "target":
+        return _("The match ended after deal %(number)s: %(target)s was reached.") % {
+            "number": state.end_deal,
+            "target": format_number(state.rules.target),
+        }
+    if state.end == "clock":
+        # The final signal either stopped a deal being played or came between two deals.
+        if match.clock_expired and (not protocol.deals or protocol.deals[-1].end != "clock"):
+            return _("The match ended by the clock: the final signal came after deal %(number)s.") % {
+                "number": state.end_deal
+            }
+        return _("The match ended by the clock: the final signal ended deal %(number)s.") % {
+            "number": state.end_deal
+        }
+    if match.status == S.IN_PROGRESS:
+        return _("In progress: deal %(number)s is being played.") % {"number": match.deal_count + 1}
+    if match.status == S.POSTPONED:
+        return _("The match has been postponed.")
+    if match.status == S.SCHEDULED:
+        return _("The match has not started yet.")
+    return _("The match is not finished.")
+
+
+def result_text(protocol: MatchProtocol) -> str:
+    """Who won: "Draw", "<team> won", or "No result yet"."""
+    winner = protocol.winner
+    if winner == "draw":
+        return _("Draw")
+    if winner in ("home", "away"):
+        return _("%(team)s won") % {"team": protocol.match.team(winner).name}
+    return _("No result yet")
 
 
 def has_score(match: Match) -> bool:

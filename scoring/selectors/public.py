@@ -1,8 +1,8 @@
 """Reads for the public pages that scoring.selectors does not offer.
 
 Owns: which competitions the public (and a signed-in organiser) may see, whether a round is being
-played right now (the pages then poll for news), the hall clock of a round, and a team's fixtures
-for its calendar feed.
+played right now (the pages then poll for news), the hall clock of a round, a team's fixtures for
+its calendar feed, and the teams, players and clubs the public pages list.
 
 Terms: a *visible* competition is a public one, or one the signed-in user organises; everything of a
 competition that is not visible (its rounds, matches, embeds, feeds) answers 404. A round is *live*
@@ -20,7 +20,8 @@ from django.http import Http404
 from django.utils import timezone
 
 from scoring import permissions
-from scoring.models import Competition, Match, Player, Round, Team
+from scoring.models import Club, Competition, Match, Player, Round, Team
+from .names import order_by_name
 from .players import PlayerStatistics, player_statistics
 
 S = Match.Status
@@ -42,6 +43,24 @@ def visible_competitions(user=None) -> QuerySet[Competition]:
     return competitions.filter(is_public=True)
 
 
+def competitions_newest_first(user=None) -> list[Competition]:
+    """The visible competitions, the latest season first, then by name."""
+    return list(visible_competitions(user).order_by("-season", "name"))
+
+
+def competition_ids_in_play(competitions: list[Competition]) -> set[int]:
+    """Which of the competitions have a match in progress."""
+    return set(
+        Match.objects.filter(competition__in=[c.pk for c in competitions], status=S.IN_PROGRESS)
+        .values_list("competition_id", flat=True)
+        .distinct()
+    )
+
+
+def is_visible_competition(competition_id: int, user=None) -> bool:
+    return visible_competitions(user).filter(pk=competition_id).exists()
+
+
 def get_visible_competition(pk: int, user=None) -> Competition:
     try:
         return visible_competitions(user).get(pk=pk)
@@ -54,6 +73,11 @@ def get_visible_round(competition: Competition, number: int) -> Round:
         return competition.rounds.get(number=number)
     except Round.DoesNotExist:
         raise Http404("No such round.") from None
+
+
+def competition_rounds(competition: Competition) -> list[Round]:
+    """The rounds of a competition by number."""
+    return list(competition.rounds.order_by("number"))
 
 
 # What the pages of a match show of it (one query, however many names a page prints).
@@ -103,6 +127,10 @@ def live_rounds(competition: Competition) -> QuerySet[Round]:
     today = timezone.localdate()
     live = Match.objects.filter(round=OuterRef("pk")).filter(_live_match_q(today))
     return competition.rounds.filter(Exists(live))
+
+
+def live_round_numbers(competition: Competition) -> set[int]:
+    return set(live_rounds(competition).values_list("number", flat=True))
 
 
 def neighbour_rounds(round_: Round) -> dict:
@@ -194,6 +222,44 @@ def team_fixtures(team: Team) -> QuerySet[Match]:
         .select_related("competition", "round", "home_team__club", "away_team__club")
         .order_by("round__date", "scheduled_start", "round__number", "table", "pk")
     )
+
+
+# -- teams, players and clubs --------------------------------------------------------------------
+
+
+def teams() -> QuerySet[Team]:
+    """Teams, for a feed about one (what belongs to it is filtered to public competitions)."""
+    return Team.objects.all()
+
+
+def players() -> QuerySet[Player]:
+    return Player.objects.select_related("club")
+
+
+def player_teams(player: Player) -> QuerySet[Team]:
+    """The teams the player is one of the pair of."""
+    return Team.objects.filter(Q(player_one=player) | Q(player_two=player)).select_related("club")
+
+
+def clubs() -> QuerySet[Club]:
+    return Club.objects.all()
+
+
+def clubs_by_name() -> list[Club]:
+    return order_by_name(Club.objects.all())
+
+
+def club_teams(club: Club) -> list[Team]:
+    return order_by_name(club.teams.select_related("player_one", "player_two"))
+
+
+def club_players(club: Club) -> list[Player]:
+    return order_by_name(club.players.all())
+
+
+def club_competitions(club: Club, user=None) -> QuerySet[Competition]:
+    """The visible competitions the club organises, the latest season first."""
+    return visible_competitions(user).filter(organiser=club).order_by("-season", "name")
 
 
 # -- a player's matches and figures --------------------------------------------------------------

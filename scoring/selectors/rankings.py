@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from django.db.models import F, Q, QuerySet
 
 from scoring.engine.standings import TeamRecord, rank_teams
-from scoring.models import Competition, Match, Player, Team
+from scoring.models import Club, Competition, Match, Player, Team
 
 from .counting import number
 from .rating import add_side_totals, final_matches, rating_history
@@ -71,6 +71,28 @@ def seasons() -> list[str]:
         .values_list("season", flat=True)
         .distinct()
     )
+
+
+def clubs() -> QuerySet[Club]:
+    """The clubs a list may be chosen by, by name."""
+    return Club.objects.order_by("name")
+
+
+def club_name(club_id: int | None) -> str | None:
+    """The name of the club a list is chosen by, or None (no club chosen, or no such club)."""
+    if club_id is None:
+        return None
+    return Club.objects.filter(pk=club_id).values_list("name", flat=True).first()
+
+
+def players() -> QuerySet[Player]:
+    """Players with their clubs, for the matches behind a row of a list."""
+    return Player.objects.select_related("club")
+
+
+def teams() -> QuerySet[Team]:
+    """Pairs (teams) with their clubs, for the matches behind a row of a list."""
+    return Team.objects.select_related("club")
 
 
 def _filtered(filter: RankingFilter) -> QuerySet[Match]:

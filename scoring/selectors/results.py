@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.db.models import BooleanField, ExpressionWrapper, F, Q, QuerySet, Value
 
 from scoring.models import Bye, Competition, Match, Round, Team
@@ -39,6 +41,35 @@ def round_results(round: Round) -> QuerySet:
         .order_by("table", "id")
     )
     return _with_counts(matches, round.competition)
+
+
+RESULT_FIELDS = (
+    "round_id", "table", "status", "end", "deal_count",
+    "home_team", "away_team", "home_total", "away_total", "home_points", "away_points",
+)  # fmt: skip
+
+
+def competition_results(competition: Competition) -> dict[int, list[Match]]:
+    """Every match of the competition as its round's results show it (teams, `preliminary`), by
+    round id, in one query: what round_results gives for one round, for all rounds at once (a
+    competition's workbook or PDF would otherwise ask once per round)."""
+    preliminary = (
+        ExpressionWrapper(preliminary_q(competition), output_field=BooleanField())
+        if competition.requires_confirmation
+        else Value(False, output_field=BooleanField())
+    )
+    matches = (
+        Match.objects.filter(competition=competition, round__isnull=False)
+        .select_related("home_team", "away_team")
+        # Only what a results row shows: ten thousand matches stay small in memory.
+        .only(*RESULT_FIELDS, "home_team__name", "away_team__name")
+        .annotate(preliminary=preliminary)
+        .order_by("round_id", "table", "id")
+    )
+    by_round: dict[int, list[Match]] = defaultdict(list)
+    for match in matches:
+        by_round[match.round_id].append(match)
+    return by_round
 
 
 def round_byes(round: Round) -> list[Bye]:

@@ -13,7 +13,7 @@ from scoring.engine.individual import BuchholzRecord, buchholz
 from scoring.engine.standings import METRICS, HeadToHeadResult, StandingRow, TeamRecord, rank_teams
 from scoring.models import Bye, Competition, Match, Team, TeamStanding
 
-from .counting import _in_rounds, counted_q, number, preliminary_q
+from .counting import in_rounds, counted_q, number, preliminary_q
 
 
 # -- standings ----------------------------------------------------------------------------------
@@ -21,7 +21,7 @@ from .counting import _in_rounds, counted_q, number, preliminary_q
 
 def _counted_matches(competition: Competition, up_to_round: int | None, include_preliminary: bool) -> QuerySet:
     return Match.objects.filter(competition=competition).filter(
-        counted_q(competition, include_preliminary=include_preliminary), _in_rounds(up_to_round)
+        counted_q(competition, include_preliminary=include_preliminary), in_rounds(up_to_round)
     )
 
 
@@ -95,7 +95,7 @@ def computed_team_records(
         counted_in_round = matches.filter(round=OuterRef("round"))
         byes = (
             Bye.objects.filter(round__competition=competition)
-            .filter(_in_rounds(up_to_round), Exists(counted_in_round))
+            .filter(in_rounds(up_to_round), Exists(counted_in_round))
             .values("team_id", "team__name")
             .annotate(count=Count("id"))
             .order_by()
@@ -196,6 +196,6 @@ def standings_preliminary_count(competition: Competition, up_to_round: int | Non
         return 0
     return (
         Match.objects.filter(competition=competition, status=Match.Status.SUBMITTED)
-        .filter(preliminary_q(competition), _in_rounds(up_to_round))
+        .filter(preliminary_q(competition), in_rounds(up_to_round))
         .count()
     )

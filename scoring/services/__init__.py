@@ -16,6 +16,7 @@ from .matches import (
     match_state,
     match_submit,
     match_void,
+    matches_record_played,
 )
 from .rounds import can_start_clock, round_clock_start
 from .standings import standing_part, standings_refresh
@@ -43,6 +44,7 @@ __all__ = [
     "standings_refresh",
     "match_submit",
     "match_void",
+    "matches_record_played",
 ]
 
 # schedules: league series by Berger tables, Monrad rounds, fixture list import

@@ -595,6 +595,37 @@ def match_reopen(*, match: Match, user, reason: str, expected_version: int | Non
 
 
 @transaction.atomic
+def matches_record_played(
+    *, played: Sequence[tuple[Match, MatchState]], status: str = S.CONFIRMED, batch_size: int = 2000
+) -> tuple[list[Match], int]:
+    """Store matches played to the end elsewhere, many at a time (example data, a past season):
+    each unsaved Match row gets the engine's result as deals_record would store it (totals, end,
+    winner, points, card points) and the `status` it closed with; its deals are written with their
+    protocol values and the engine's numbers, dealt at started_at plus the deal's minute.
+
+    For rows no one else sees yet: no version check, no row lock, no audit entry, no notification.
+    The caller refreshes the competitions' stored standings (standings_refresh) when done.
+    Returns the saved matches and the number of deals written. A state with a check error or not
+    finished is refused (ValueError): the engine must have accepted every deal.
+    """
+    for match, state in played:
+        if state.errors or not state.finished:
+            raise ValueError(f"match {match} is not a finished, accepted protocol")
+        _apply_state(match, state)
+        match.status = status
+    matches = Match.objects.bulk_create([match for match, _state in played], batch_size=batch_size)
+    deals = []
+    for match, (_unsaved, state) in zip(matches, played):
+        for replayed in state.deals:
+            values = entry_to_fields(replayed.entry)
+            values.update(computed_fields(replayed))
+            values["dealt_at"] = dealt_time(match.started_at, replayed.entry.dealt_minute)
+            deals.append(Deal(match_id=match.pk, **values))
+    Deal.objects.bulk_create(deals, batch_size=batch_size)
+    return matches, len(deals)
+
+
+@transaction.atomic
 def match_import_deals(
     *, match: Match, user, entries: Sequence[DealEntry], expected_version: int | None, reason: str = ""
 ) -> Match:

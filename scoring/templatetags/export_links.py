@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
+from scoring.selectors.protocols import has_score
 from scoring.views.exports import can_print_blank_protocols
 
 register = template.Library()
@@ -38,7 +39,7 @@ def _xlsx(url: str, label: str, description: str = "") -> DownloadLink:
 
 
 def match_links(match) -> list[DownloadLink]:
-    if not (match.deal_count or match.end):
+    if not has_score(match):
         return []
     return [
         _pdf(reverse("scoring:match-protocol-pdf", args=[match.pk]), _("Protocol to print and sign")),

@@ -9,6 +9,7 @@ from decimal import Decimal
 from django import template
 
 from scoring import messages
+from scoring.selectors import protocols
 from scoring.exports.formatting import format_number
 
 register = template.Library()
@@ -45,6 +46,25 @@ def format_match_points(value) -> str:
 def match_points(value) -> str:
     """Match points: 1, 0,5 (Swedish) or 0.5 (English)."""
     return format_match_points(value)
+
+
+# The protocol's columns (scoring.protocol_layout keys) that print a zero; the counts and bonuses
+# (canastas, red threes, going out, penalty) stay empty when zero, as on the paper protocol.
+ZERO_SHOWN_COLUMNS = frozenset({"min", "cards", "score", "total"})
+
+
+@register.filter
+def protocol_cell(value, key: str) -> str:
+    """A number in the protocol column `key`, as the secretary's sheet and the printed protocol show it."""
+    if value is None or value == "" or (value == 0 and key not in ZERO_SHOWN_COLUMNS):
+        return ""
+    return format_points(value)
+
+
+@register.filter
+def has_score(match) -> bool:
+    """Whether the match has a score to show (selectors.protocols.has_score)."""
+    return protocols.has_score(match)
 
 
 @register.filter

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django import template
 
-from .public_format import format_match_points, format_points
+from .public_format import format_match_points, format_points, has_score, protocol_cell
 
 register = template.Library()
 
@@ -21,6 +21,11 @@ def points(value) -> str:
 def match_points(value) -> str:
     """Match points: 1, 0,5 (Swedish) or 0.5 (English)."""
     return format_match_points(value)
+
+
+# Whether a match has a score to show: the public pages' filter (selectors.protocols.has_score).
+register.filter("has_score", has_score)
+register.filter("protocol_cell", protocol_cell)
 
 
 @register.simple_tag
@@ -66,7 +71,7 @@ def canasta_points(form, side: str) -> dict:
 def paper_cell(side, key: str):
     """One side's value in the column `key` of a deal row (selectors.protocols.ProtocolSide):
     counts as typed, going out as its bonus, the engine's numbers for the rest."""
-    if hasattr(side, "cell"):  # a printed protocol's cells (scoring.exports.documents.SideCells)
+    if hasattr(side, "cell"):  # a printed protocol's numbers (scoring.exports.documents.SideCells)
         return side.cell(key)
     if key == "min":
         return side.min_before

@@ -33,7 +33,8 @@ from scoring.client_address import client_address
 from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
-from scoring.selectors.public import get_visible_competition, visible_competitions
+from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
+from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
 from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
 
 
@@ -127,11 +128,9 @@ class MatchExportMixin:
 
     @cached_property
     def visible_match(self) -> Match:
-        match = get_object_or_404(
-            Match.objects.select_related("competition", "home_team", "away_team"), pk=self.kwargs["pk"]
-        )
+        match = get_object_or_404(documented_matches(), pk=self.kwargs["pk"])
         user = self.request.user
-        visible = visible_competitions(user).filter(pk=match.competition_id).exists()
+        visible = is_visible_competition(match.competition_id, user)
         if not (visible or permissions.can_enter_protocol(user, match)):
             raise Http404("No such match.")
         return match
@@ -166,9 +165,7 @@ class CompetitionExportMixin:
         return get_visible_competition(self.kwargs["pk"], self.request.user)
 
     def get_round(self) -> Round:
-        competition = self.get_competition()
-        return get_object_or_404(Round.objects.select_related("competition"), competition=competition,
-                                 number=self.kwargs["number"])
+        return get_visible_round(self.get_competition(), self.kwargs["number"])
 
     def up_to_round(self) -> int | None:
         """?round=N: the standings after round N."""
@@ -231,7 +228,7 @@ def can_print_blank_protocols(user, round: Round) -> bool:
         return False  # a visitor's round page must not read the round's matches for nothing
     if permissions.can_manage_competition(user, round.competition):
         return True
-    matches = round.matches.select_related("competition", "home_team")
+    matches = round_matches_with_keepers(round)
     return any(permissions.can_enter_protocol(user, match) for match in matches)
 
 
@@ -239,11 +236,7 @@ class RoundBlankProtocolsPdfView(LoginRequiredMixin, ExportView):
     def export(self) -> Export:
         from scoring.exports import pdf
 
-        round = get_object_or_404(
-            Round.objects.select_related("competition__organiser"),
-            competition_id=self.kwargs["pk"],
-            number=self.kwargs["number"],
-        )
+        round = get_object_or_404(document_rounds(), competition_id=self.kwargs["pk"], number=self.kwargs["number"])
         if not can_print_blank_protocols(self.request.user, round):
             raise PermissionDenied
         return pdf.round_blank_protocols_pdf(round)

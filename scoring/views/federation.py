@@ -19,7 +19,8 @@ from django.views.generic import TemplateView
 from scoring.converters import LARGEST_ID
 from scoring.engine.rating import ESTABLISHED_AFTER, K_ESTABLISHED, K_NEW, START, expected_score
 from scoring.forms.individual import IndividualRoundForm, SignupForm
-from scoring.models import Club, Competition, Player, Team
+from scoring.models import Competition
+from scoring.selectors import manage as manage_selectors
 from scoring.selectors import rankings as ranking_selectors
 from scoring.selectors.club_tables import club_standings
 from scoring.selectors.individual import individual_standings
@@ -72,7 +73,7 @@ class RankingsView(PublicPageMixin, TemplateView):
             filter=filter,
             list_kind=list_kind,
             seasons=ranking_selectors.seasons(),
-            clubs=Club.objects.order_by("name"),
+            clubs=ranking_selectors.clubs(),
             kinds=Competition.Kind.choices,
             table=table,
         )
@@ -89,10 +90,10 @@ class RankingMatchesView(PublicPageMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         filter = ranking_filter(self.request.GET)
         if self.list_kind == PAIRS:
-            subject = get_object_or_404(Team.objects.select_related("club"), pk=kwargs["pk"])
+            subject = get_object_or_404(ranking_selectors.teams(), pk=kwargs["pk"])
             rows = ranking_selectors.ranking_match_rows(filter, team=subject)
         else:
-            subject = get_object_or_404(Player.objects.select_related("club"), pk=kwargs["pk"])
+            subject = get_object_or_404(ranking_selectors.players(), pk=kwargs["pk"])
             rows = ranking_selectors.ranking_match_rows(filter, player=subject)
         ranked = [r for r in ranking_selectors.rankings(filter, self.list_kind) if r.id == subject.pk]
         context.update(
@@ -102,7 +103,7 @@ class RankingMatchesView(PublicPageMixin, TemplateView):
             row=ranked[0] if ranked else None,
             rating_text=rating_text(ranked[0].rating) if ranked else None,
             kind_label=Competition.Kind(filter.kind).label if filter.kind else None,
-            club_name=Club.objects.filter(pk=filter.club).values_list("name", flat=True).first(),
+            club_name=ranking_selectors.club_name(filter.club),
             table=RankingMatchesTable(rows, show_rating=self.list_kind == PLAYERS, caption=_("Matches")) if rows else None,
         )
         return context
@@ -158,7 +159,7 @@ class CompetitionPlayersView(CompetitionMixin, TemplateView):
         context.update(
             competition=competition,
             table=IndividualTable(individual_standings(competition), caption=_("Players' table")),
-            rounds=competition.rounds.order_by("number").prefetch_related("sitting_out"),
+            rounds=manage_selectors.rounds_with_sitting_out(competition),
         )
         return context
 
@@ -173,14 +174,14 @@ class IndividualManageView(CompetitionManagerMixin, View):
 
     def page(self, signup=None, pairing=None, *, error=None, status=200):
         competition = self.competition
-        last = competition.rounds.order_by("-number").first()
+        last = manage_selectors.last_round(competition)
         context = {
             "competition": competition,
             "signup": signup or SignupForm(competition=competition),
             "pairing": pairing or IndividualRoundForm(first_round=last is None),
             "error": error,
             "back_url": self.back_url(),
-            "entrant_count": competition.entrants.count(),
+            "entrant_count": manage_selectors.entrant_count(competition),
             "next_round": (last.number if last else 0) + 1,
             "first_round": last is None,
         }
@@ -193,7 +194,7 @@ class IndividualManageView(CompetitionManagerMixin, View):
         competition = self.competition
         try:
             if request.POST.get("action") == "pair":
-                form = IndividualRoundForm(request.POST, first_round=not competition.rounds.exists())
+                form = IndividualRoundForm(request.POST, first_round=not manage_selectors.has_rounds(competition))
                 if not form.is_valid():
                     return self.page(pairing=form, error=_("Nothing was saved: correct the marked fields."))
                 data = form.cleaned_data

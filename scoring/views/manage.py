@@ -11,7 +11,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count, Prefetch
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -21,15 +20,11 @@ from django.views.generic import TemplateView
 
 from scoring import permissions, services
 from scoring.forms.manage import CompetitionForm, MatchForm, PlayerForm, RoundForm, TeamForm
-from scoring.models import Bye, Club, Competition, Match, Player, Round, Team
+from scoring.models import Club, Competition, Invitation, Match, Player, Round, Team
+from scoring.selectors import manage as manage_selectors
+from scoring.selectors.manage import club_invitations
 
 CONFLICT = 409
-
-
-def managed_clubs(user):
-    if permissions.is_site_admin(user):
-        return Club.objects.all()
-    return user.secretary_of.all()
 
 
 class ManageHomeView(LoginRequiredMixin, TemplateView):
@@ -40,15 +35,9 @@ class ManageHomeView(LoginRequiredMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         user = self.request.user
-        clubs = managed_clubs(user).annotate(
-            player_count=Count("players", distinct=True), team_count=Count("teams", distinct=True)
-        )
-        competitions = Competition.objects.select_related("organiser")
-        if not permissions.is_site_admin(user):
-            competitions = competitions.filter(organiser__in=user.secretary_of.all())
-        context["clubs"] = clubs
-        context["competitions"] = competitions.annotate(match_count=Count("matches"))
-        context["waiting_invitations"] = club_invitations(user).filter(status="pending").count()
+        context["clubs"] = manage_selectors.managed_clubs_with_counts(user)
+        context["competitions"] = manage_selectors.managed_competitions_with_counts(user)
+        context["waiting_invitations"] = manage_selectors.waiting_invitation_count(user)
         return context
 
 
@@ -58,7 +47,7 @@ class ClubManageView(LoginRequiredMixin, TemplateView):
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        self.club = get_object_or_404(Club, pk=kwargs["pk"])
+        self.club = get_object_or_404(manage_selectors.clubs(), pk=kwargs["pk"])
         if not permissions.can_manage_club(request.user, self.club):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
@@ -67,11 +56,9 @@ class ClubManageView(LoginRequiredMixin, TemplateView):
         context = super().get_context_data(**kwargs)
         club = self.club
         context["club"] = club
-        context["players"] = club.players.order_by("name")
-        context["teams"] = club.teams.select_related("player_one", "player_two", "captain").order_by("name")
-        context["competitions"] = club.organised_competitions.annotate(
-            team_count=Count("teams", distinct=True), match_count=Count("matches", distinct=True)
-        )
+        context["players"] = manage_selectors.club_players(club)
+        context["teams"] = manage_selectors.club_teams(club)
+        context["competitions"] = manage_selectors.club_competitions_with_counts(club)
         return context
 
 
@@ -82,18 +69,20 @@ class ManageFormView(LoginRequiredMixin, View):
     template_name = "scoring/manage/form.html"
     form_class = None
     title = ""
-    object_model = None  # editing: the model named by `pk`
-    owner_model = None  # creating: the model named by `pk` (a club or a competition)
+    # Selectors (scoring.selectors.manage) of the rows named by `pk`: editing reads the object,
+    # creating reads its owner (a club or a competition).
+    object_rows = None
+    owner_rows = None
 
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        if self.object_model is not None:
-            self.object = get_object_or_404(self.object_model, pk=kwargs["pk"])
+        if self.object_rows is not None:
+            self.object = get_object_or_404(self.object_rows(), pk=kwargs["pk"])
             self.owner = self.owner_of(self.object)
         else:
             self.object = None
-            self.owner = get_object_or_404(self.owner_model, pk=kwargs["pk"])
+            self.owner = get_object_or_404(self.owner_rows(), pk=kwargs["pk"])
         if not self.allowed(request.user):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
@@ -180,7 +169,7 @@ class ManageFormView(LoginRequiredMixin, View):
 
 
 class PlayerCreateView(ManageFormView):
-    owner_model = Club
+    owner_rows = staticmethod(manage_selectors.clubs)
     form_class = PlayerForm
 
     def get_title(self):
@@ -197,7 +186,7 @@ class PlayerCreateView(ManageFormView):
 
 
 class PlayerUpdateView(PlayerCreateView):
-    object_model = Player
+    object_rows = staticmethod(manage_selectors.players)
 
     def owner_of(self, obj):
         return obj.club
@@ -207,7 +196,7 @@ class PlayerUpdateView(PlayerCreateView):
 
 
 class TeamCreateView(ManageFormView):
-    owner_model = Club
+    owner_rows = staticmethod(manage_selectors.clubs)
     form_class = TeamForm
 
     def get_title(self):
@@ -224,7 +213,7 @@ class TeamCreateView(ManageFormView):
 
 
 class TeamUpdateView(TeamCreateView):
-    object_model = Team
+    object_rows = staticmethod(manage_selectors.teams)
 
     def owner_of(self, obj):
         return obj.club
@@ -237,7 +226,7 @@ class TeamUpdateView(TeamCreateView):
 
 
 class CompetitionCreateView(ManageFormView):
-    owner_model = Club
+    owner_rows = staticmethod(manage_selectors.clubs)
     form_class = CompetitionForm
 
     def get_title(self):
@@ -257,7 +246,7 @@ class CompetitionCreateView(ManageFormView):
 
 
 class CompetitionUpdateView(CompetitionCreateView):
-    object_model = Competition
+    object_rows = staticmethod(manage_selectors.competitions)
 
     def owner_of(self, obj):
         return obj
@@ -273,7 +262,7 @@ class CompetitionManagerMixin(LoginRequiredMixin):
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        self.competition = get_object_or_404(Competition.objects.select_related("organiser"), pk=kwargs["pk"])
+        self.competition = get_object_or_404(manage_selectors.competitions_with_organiser(), pk=kwargs["pk"])
         if not permissions.can_manage_competition(request.user, self.competition):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
@@ -287,17 +276,12 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         competition = self.competition
-        matches = Match.objects.select_related("home_team", "away_team").order_by("table", "pk")
         context["competition"] = competition
-        context["teams"] = competition.teams.select_related("club").order_by("name")
-        context["rounds"] = competition.rounds.prefetch_related(
-            Prefetch("matches", queryset=matches), Prefetch("byes", queryset=Bye.objects.select_related("team"))
-        ).order_by("number")
-        context["loose_matches"] = competition.matches.filter(round__isnull=True).select_related(
-            "home_team", "away_team"
-        )
+        context["teams"] = manage_selectors.competition_teams(competition)
+        context["rounds"] = manage_selectors.competition_rounds_with_matches(competition)
+        context["loose_matches"] = manage_selectors.matches_without_round(competition)
         context["rules"] = competition.rules
-        context["invitations"] = competition.invitations.exclude(status="accepted").select_related("team__club")
+        context["invitations"] = manage_selectors.open_invitations(competition)
         return context
 
 
@@ -305,7 +289,7 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
 
 
 class RoundCreateView(ManageFormView):
-    owner_model = Competition
+    owner_rows = staticmethod(manage_selectors.competitions)
     form_class = RoundForm
 
     def get_title(self):
@@ -315,7 +299,7 @@ class RoundCreateView(ManageFormView):
         return {"competition": self.owner}
 
     def new_instance(self):
-        last = self.owner.rounds.order_by("-number").first()
+        last = manage_selectors.last_round(self.owner)
         return Round(competition=self.owner, number=(last.number + 1) if last else 1)
 
     def make_form(self, data=None):
@@ -329,7 +313,7 @@ class RoundCreateView(ManageFormView):
 
 
 class RoundUpdateView(RoundCreateView):
-    object_model = Round
+    object_rows = staticmethod(manage_selectors.rounds)
 
     def owner_of(self, obj):
         return obj.competition
@@ -339,7 +323,7 @@ class RoundUpdateView(RoundCreateView):
 
 
 class MatchCreateView(ManageFormView):
-    owner_model = Competition
+    owner_rows = staticmethod(manage_selectors.competitions)
     form_class = MatchForm
 
     def get_title(self):
@@ -368,7 +352,7 @@ class MatchCreateView(ManageFormView):
 
 
 class MatchUpdateView(MatchCreateView):
-    object_model = Match
+    object_rows = staticmethod(manage_selectors.matches)
 
     def owner_of(self, obj):
         return obj.competition
@@ -410,24 +394,12 @@ __all__ = [
 # -- invitations: another club's competition asks for one of the club's teams ---------------------
 
 
-def club_invitations(user):
-    """Invitations to the teams of the clubs the user manages, waiting ones first."""
-    from scoring.models import Invitation
-
-    invitations = Invitation.objects.select_related("competition__organiser", "team__club", "invited_by")
-    if not permissions.is_site_admin(user):
-        invitations = invitations.filter(team__club__in=user.secretary_of.all())
-    return invitations.order_by("-status", "-invited_at")  # "pending" sorts after "declined"/"accepted"
-
-
 class InvitationListView(LoginRequiredMixin, View):
     """The invitations of the user's clubs' teams: accept or decline the waiting ones."""
 
     template_name = "scoring/manage/invitations.html"
 
     def page(self, request, *, error=None, status=200):
-        from scoring.models import Invitation
-
         invitations = list(club_invitations(request.user)[:200])
         pending = [i for i in invitations if i.status == Invitation.Status.PENDING]
         answered = [i for i in invitations if i.status != Invitation.Status.PENDING]
@@ -438,13 +410,11 @@ class InvitationListView(LoginRequiredMixin, View):
         return self.page(request)
 
     def post(self, request):
-        from scoring.models import Invitation
-
         answer = request.POST.get("answer")
         raw = request.POST.get("invitation", "")
         if answer not in ("accept", "decline") or not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
             return self.page(request, error=_("Choose to accept or decline an invitation."), status=400)
-        invitation = get_object_or_404(Invitation.objects.select_related("team__club"), pk=int(raw))
+        invitation = get_object_or_404(manage_selectors.invitations(), pk=int(raw))
         if not permissions.can_manage_club(request.user, invitation.team.club):
             raise PermissionDenied
         try:

@@ -13,10 +13,16 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from scoring import permissions, services
-from scoring.models import Match, Player, Round, Team
+from scoring.selectors import manage as manage_selectors
 from scoring.services.deleting import ARCHIVE
 
-MODELS = {"player": Player, "team": Team, "round": Round, "match": Match}
+# The rows each kind of delete page may name (selectors.manage).
+ROWS = {
+    "player": manage_selectors.players,
+    "team": manage_selectors.teams,
+    "round": manage_selectors.rounds,
+    "match": manage_selectors.matches,
+}
 
 
 class DeleteView(LoginRequiredMixin, View):
@@ -26,7 +32,7 @@ class DeleteView(LoginRequiredMixin, View):
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        self.object = get_object_or_404(MODELS[self.kind], pk=kwargs["pk"])
+        self.object = get_object_or_404(ROWS[self.kind](), pk=kwargs["pk"])
         if not self.allowed(request.user):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)

@@ -2,7 +2,6 @@
 rounds and results, match protocols, teams, players and clubs."""
 
 from django.conf import settings
-from django.db.models import Q
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -13,8 +12,8 @@ from django.views.generic import TemplateView
 from scoring import selectors
 from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
-from scoring.models import Club, Match, Player, Team
-from scoring.selectors.protocols import match_protocol, status_text
+from scoring.models import Match, Team
+from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.selectors.stamps import competition_results_stamp
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
@@ -53,14 +52,8 @@ class CompetitionListView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        competitions = list(
-            public_selectors.visible_competitions(self.request.user).order_by("-season", "name")
-        )
-        live_ids = set(
-            Match.objects.filter(
-                competition__in=[c.pk for c in competitions], status=Match.Status.IN_PROGRESS
-            ).values_list("competition_id", flat=True)
-        )
+        competitions = public_selectors.competitions_newest_first(self.request.user)
+        live_ids = public_selectors.competition_ids_in_play(competitions)
         context["competitions"] = [(competition, competition.pk in live_ids) for competition in competitions]
         return context
 
@@ -216,39 +209,6 @@ class RoundLiveView(RoundMixin, TemplateView):
     template_name = "scoring/public/_round_live.html"
 
 
-def match_end_text(match: Match, protocol) -> str:
-    """How the match ended (or where it stands), in one sentence."""
-    end_deal = protocol.state.end_deal
-    teams = {"home": match.home_team.name, "away": match.away_team.name}
-    winner = teams.get(match.winner)
-    if match.status == Match.Status.VOID:
-        return _("The match was abandoned.")
-    if match.end == Match.End.FORFEIT:
-        return _("Walk over: %(team)s wins.") % {"team": winner}
-    if match.end == Match.End.WARNINGS:
-        return _("Lost after repeated warnings: %(team)s wins.") % {"team": winner}
-    if match.end == Match.End.TARGET:
-        text = _("The match ended after deal %(number)s: 5000 was reached.") % {"number": end_deal}
-    elif match.end == Match.End.CLOCK:
-        if match.clock_expired and (not protocol.deals or protocol.deals[-1].end != "clock"):
-            text = _("The match ended by the clock: the final signal came after deal %(number)s.") % {
-                "number": end_deal
-            }
-        else:
-            text = _("The match ended by the clock: the final signal ended deal %(number)s.") % {
-                "number": end_deal
-            }
-    elif match.status == Match.Status.IN_PROGRESS:
-        return _("In progress: deal %(number)s is being played.") % {"number": match.deal_count + 1}
-    elif match.status == Match.Status.POSTPONED:
-        return _("The match has been postponed.")
-    else:
-        return _("The match has not started yet.")
-    if winner:
-        text += " " + _("%(team)s won.") % {"team": winner}
-    return text
-
-
 class MatchDetailView(PublicPageMixin, TemplateView):
     """The protocol of a match deal by deal, each deal's breakdown on demand, and how it ended."""
 
@@ -276,7 +236,9 @@ class MatchDetailView(PublicPageMixin, TemplateView):
                 ("home", match.home_team, match.home_substitute, match.home_total),
                 ("away", match.away_team, match.away_substitute, match.away_total),
             ],
-            end_text=lambda: match_end_text(match, protocol),
+            # Put in words only if the template draws them (as the protocol above).
+            end_text=lambda: end_text(protocol),
+            result_text=lambda: result_text(protocol),
             status_text=status_text(match),
         )
         return context
@@ -341,10 +303,10 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        player = get_object_or_404(Player.objects.select_related("club"), pk=kwargs["pk"])
+        player = get_object_or_404(public_selectors.players(), pk=kwargs["pk"])
         matches = public_selectors.player_matches(player)
         per_competition = public_selectors.public_player_statistics(player, matches)
-        teams = Team.objects.filter(Q(player_one=player) | Q(player_two=player)).select_related("club")
+        teams = public_selectors.player_teams(player)
         context.update(
             player=player,
             statistics=public_selectors.sum_statistics([stats for _c, stats in per_competition]),
@@ -364,7 +326,7 @@ class ClubListView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context["clubs"] = selectors.order_by_name(Club.objects.all())
+        context["clubs"] = public_selectors.clubs_by_name()
         return context
 
 
@@ -375,15 +337,11 @@ class ClubDetailView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        club = get_object_or_404(Club, pk=kwargs["pk"])
+        club = get_object_or_404(public_selectors.clubs(), pk=kwargs["pk"])
         context.update(
             club=club,
-            teams=selectors.order_by_name(
-                club.teams.select_related("player_one", "player_two")
-            ),
-            players=selectors.order_by_name(club.players.all()),
-            competitions=public_selectors.visible_competitions(self.request.user)
-            .filter(organiser=club)
-            .order_by("-season", "name"),
+            teams=public_selectors.club_teams(club),
+            players=public_selectors.club_players(club),
+            competitions=public_selectors.club_competitions(club, self.request.user),
         )
         return context

@@ -23,7 +23,8 @@ from django.views.generic import TemplateView
 from scoring import selectors
 from scoring.selectors import public as public_selectors
 from scoring.calendar_feed import CalendarEvent, calendar
-from scoring.models import Match, Team
+from scoring.models import Match
+from scoring.selectors.protocols import has_score
 from scoring.site_address import absolute_reverse, site_host
 
 from .public import CompetitionMixin
@@ -71,7 +72,7 @@ class CompetitionFeedView(View):
     def get(self, request, pk):
         competition = public_selectors.get_visible_competition(pk, None)
         rows = selectors.competition_standings(competition)
-        live_numbers = set(public_selectors.live_rounds(competition).values_list("number", flat=True))
+        live_numbers = public_selectors.live_round_numbers(competition)
         data = {
             "competition": {
                 "id": competition.pk,
@@ -108,7 +109,7 @@ class CompetitionFeedView(View):
                     "matches": [_match_json(request, m) for m in selectors.round_results(round_)],
                     "byes": [_team(bye.team_id, bye.team.name) for bye in selectors.round_byes(round_)],
                 }
-                for round_ in competition.rounds.order_by("number")
+                for round_ in public_selectors.competition_rounds(competition)
             ],
         }
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
@@ -134,7 +135,7 @@ def _fixture_event(request, match: Match, host: str) -> CalendarEvent | None:
         details.append(str(match.round))
     if match.table:
         details.append(_("Table %(number)s") % {"number": match.table})
-    if match.deal_count or match.end:
+    if has_score(match):
         result = f"{match.home_total}–{match.away_total}"
         summary = f"{summary} {result}"
         details.append(_("Result: %(result)s") % {"result": result})
@@ -158,7 +159,7 @@ class TeamCalendarView(View):
     """A team's fixtures in public competitions as an iCalendar feed (text/calendar)."""
 
     def get(self, request, pk):
-        team = get_object_or_404(Team, pk=pk)
+        team = get_object_or_404(public_selectors.teams(), pk=pk)
         host = site_host()
         events = [
             event

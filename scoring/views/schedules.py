@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _, gettext_lazy, ngettext
 from django.views import View
 
 from scoring.forms.schedules import FixtureImportForm, LeagueScheduleForm, PairRoundForm
+from scoring.selectors import manage as manage_selectors
 from scoring.services.schedules import (
     FixtureImportError,
     ScheduleError,
@@ -56,9 +57,9 @@ class CompetitionScheduleView(CompetitionManagerMixin, View):
             "error": error,
             "problems": problems,
             "back_url": self.back_url(),
-            "match_count": competition.matches.count(),
+            "match_count": manage_selectors.match_count(competition),
             "has_play": competition_has_play(competition),
-            "team_count": competition.teams.count(),
+            "team_count": manage_selectors.team_count(competition),
         }
         return render(self.request, self.template_name, context, status=status)
 
@@ -99,7 +100,7 @@ class ScheduleGenerateView(CompetitionScheduleView):
             start_time=data["start_time"],
             seed=random.SystemRandom().randrange(1 << 30) if data["draw"] else None,
         )
-        matches = self.competition.matches.count()
+        matches = manage_selectors.match_count(self.competition)
         return _("The schedule is ready: %(size)s.") % {"size": rounds_and_matches(len(rounds), matches)}
 
 
@@ -118,7 +119,7 @@ class SchedulePairRoundView(CompetitionScheduleView):
     submit_label = gettext_lazy("Pair the round")
 
     def act(self, form) -> str:
-        first = not self.competition.rounds.exists()
+        first = not manage_selectors.has_rounds(self.competition)
         round_ = schedule_pair_next_round(
             competition=self.competition,
             user=self.request.user,
@@ -127,7 +128,7 @@ class SchedulePairRoundView(CompetitionScheduleView):
             seed=random.SystemRandom().randrange(1 << 30) if first else None,
         )
         message = _("Round %(number)s is paired.") % {"number": round_.number}
-        bye = round_.byes.select_related("team").first()
+        bye = manage_selectors.round_bye(round_)
         if bye is not None:
             message += " " + _("%(team)s has a bye.") % {"team": bye.team}
         if getattr(round_, "rematches", 0):
@@ -145,5 +146,5 @@ class FixturesImportView(CompetitionScheduleView):
         rounds = fixtures_import(
             competition=self.competition, user=self.request.user, data=form.cleaned_data["file"].read()
         )
-        matches = self.competition.matches.count()
+        matches = manage_selectors.match_count(self.competition)
         return _("The fixture list is imported: %(size)s.") % {"size": rounds_and_matches(len(rounds), matches)}

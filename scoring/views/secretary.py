@@ -12,7 +12,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.contrib.auth.mixins import LoginRequiredMixin
-from django.db.models import F, Q
 from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
@@ -33,6 +32,7 @@ from scoring.forms.protocol import (
     ReasonForm,
 )
 from scoring.models import Match
+from scoring.selectors import secretary as secretary_selectors
 
 from .secretary_base import (
     MatchAccessMixin,
@@ -78,40 +78,16 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
         ("void", (S.VOID,), True),
     )
 
-    def matches(self):
-        user = self.request.user
-        query = Match.objects.select_related(
-            "competition", "round", "home_team__club", "away_team__club", "entered_by"
-        )
-        if not permissions.is_site_admin(user):
-            clubs = list(user.secretary_of.values_list("pk", flat=True))
-            query = query.filter(
-                Q(home_team__club__in=clubs)
-                | Q(competition__organiser__in=clubs)
-                | Q(home_team__captain=user)
-                | Q(away_team__captain=user)
-                | Q(away_team__club__in=clubs, away_team__captain__isnull=True)
-            ).distinct()
-        return query
-
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         user = self.request.user
-        base = self.matches()
+        base = secretary_selectors.secretary_matches(user)
         groups = {}
         for key, statuses, history in self.GROUPS:
-            query = base.filter(status__in=statuses)
             if history:
-                query = query.order_by("-updated_at")[: self.HISTORY_LIMIT]
+                query = secretary_selectors.latest_changed_first(base, statuses, self.HISTORY_LIMIT)
             else:
-                # The soonest first; matches without a time after those with one.
-                query = query.order_by(
-                    F("scheduled_start").asc(nulls_last=True),
-                    F("round__date").asc(nulls_last=True),
-                    "round__number",
-                    "table",
-                    "pk",
-                )[: self.GROUP_LIMIT]
+                query = secretary_selectors.soonest_first(base, statuses, self.GROUP_LIMIT)
             rows = []
             for match in query:
                 may_enter = permissions.can_enter_protocol(user, match)
@@ -177,9 +153,7 @@ class ProtocolPageMixin(MatchAccessMixin):
             "upload_form": ProtocolUploadForm(
                 initial={"version": match.version}, replaces_deals=bool(match.deal_count)
             ),
-            "audit": match.audit_entries.select_related("user")[:200]
-            if can_see_audit(request.user, match)
-            else None,
+            "audit": secretary_selectors.match_audit_entries(match) if can_see_audit(request.user, match) else None,
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
             "planned_later": planned_later_than_today(match) if actions.enter and not match.deal_count else None,
         }
@@ -301,7 +275,7 @@ class DealCorrectView(MatchAccessMixin, View):
         return view.page(number, form=form, preview=preview, problems=problems, error=error, status=status)
 
     def deal_or_404(self, number):
-        deal = self.match.deals.filter(number=number).first()
+        deal = secretary_selectors.match_deal(self.match, number)
         if deal is None:
             raise Http404
         return deal

@@ -14,7 +14,6 @@ from datetime import datetime
 
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
-from django.http import Http404
 from django.utils import timezone
 
 from scoring import permissions
@@ -24,6 +23,7 @@ from scoring.messages import FIELD_LABELS, field_error_message, problem_message
 from scoring.selectors.protocols import MatchProtocol, match_protocol
 from scoring.selectors.public import MATCH_PAGE_RELATED
 from scoring.models import Match
+from scoring.selectors.secretary import match_for_user, match_with
 
 S = Match.Status
 CLOSED_WITHOUT_PLAY = (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED)
@@ -136,18 +136,12 @@ class MatchAccessMixin(LoginRequiredMixin):
     def read_match(self, related: tuple[str, ...], pk: int) -> Match:
         """The match with `related`, or 404, and whether the user is a secretary of its home club
         and its organiser (permissions.secretary_flags), in one query."""
-        user = self.request.user
-        try:
-            match = Match.objects.select_related(*related).annotate(**permissions.secretary_flags(user.pk)).get(pk=pk)
-        except Match.DoesNotExist:
-            raise Http404("No match with that number.") from None
-        permissions.remember_secretary_flags(user, match)
-        return match
+        return match_for_user(pk, self.request.user, related)
 
     def page_match(self) -> Match:
         """The match with everything its page shows (read again only if the request read less)."""
         if not getattr(self, "_match_has_page_rows", True):
-            self.match = Match.objects.select_related(*self.PAGE_RELATED).get(pk=self.match.pk)
+            self.match = match_with(self.match.pk, self.PAGE_RELATED)
             self._match_has_page_rows = True
         return self.match
 

@@ -60,7 +60,7 @@ def test_match_protocol_shows_teams_players_every_running_total_and_the_result(p
     for deal in expected.deals:
         assert row_line(text, deal.number) == printed_deal(deal)
     assert "Hemmalaget won" in text
-    assert "5 000 reached after deal 8." in text
+    assert "The match ended after deal 8: 5 000 was reached." in text
     assert re.search(r"Match points\s+1\s+0", text)
     assert re.search(r"Final total\s+5 500\s+3 720", text)
     assert "Signature, home team captain" in text
@@ -213,7 +213,7 @@ def test_match_ended_by_the_clock(db, english):
 
     text = pdf_text(pdf.match_protocol_pdf(match).content)
 
-    assert "Ended by the clock after deal 3." in text
+    assert "The match ended by the clock: the final signal ended deal 3." in text
     assert row_line(text, 3).endswith(" C")
     assert "Preliminary" not in text
 

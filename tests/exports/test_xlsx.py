@@ -14,14 +14,9 @@ from scoring.adapters import deal_to_entry
 from scoring.engine import replay
 from scoring.engine.protocol_file import WRITE_COLUMNS, read_xlsx
 from scoring.exports import XLSX, xlsx
-from scoring.exports.tables import (
-    RoundResultsExportTable,
-    competition_results,
-    round_result_rows,
-    standings_table,
-)
+from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
 from scoring.exports.xlsx import sheet_name
-from scoring.selectors import competition_standings, round_results
+from scoring.selectors import competition_results, competition_standings, round_results
 from scoring.services import match_import_deals
 from tests import factories as f
 

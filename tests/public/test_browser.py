@@ -67,7 +67,7 @@ def test_a_player_follows_the_league_on_a_phone(live_server, league, phone, shot
     expect(deal_two.locator("table.breakdown")).to_be_visible()
     expect(deal_two.locator("table.breakdown")).to_contain_text("Givpoäng")
     expect(page.locator("#deal-8 .protocol__total").first).to_have_text("5 500")
-    expect(page.locator(".match-end__text")).to_contain_text("5000 uppnåddes")
+    expect(page.locator(".match-end__text")).to_contain_text("5\u202f000 uppnåddes")
     assert fits_the_phone(page)
     page.screenshot(path=shots / "3-protocol.png", full_page=True)
 

@@ -65,7 +65,8 @@ def test_every_deal_shows_the_paper_columns_of_both_sides(client, league):
 def test_the_end_of_the_match_and_the_winner(client, league):
     html = protocol_html(client, league["played"])
 
-    assert "Matchen slutade efter giv 8: 5000 uppnåddes. Essen vann." in html
+    assert "Matchen slutade efter giv 8: 5\u202f000 uppnåddes." in html
+    assert '<p class="match-end__result">Essen vann</p>' in html
     assert "slutade här" in html  # marked on deal 8
     assert "★ Vinnare" in html
     assert "Matchpoäng: Essen 1, Kungarna 0" in html
@@ -97,7 +98,7 @@ def test_walk_over(client):
                                    reason="Hemmalaget kom inte", expected_version=None)
     html = protocol_html(client, match)
 
-    assert "Walk over: Bortalaget vinner." in html
+    assert "Walk over (WO): Bortalaget vinner enligt reglerna för WO." in html
     assert "Hemmalaget kom inte" in html
     assert "Ingen giv har registrerats" not in html
 
@@ -109,7 +110,8 @@ def test_ended_by_the_clock_between_deals(client):
     match = services.match_declare_clock(match=match, user=setup["secretary"], expected_version=None)
     html = protocol_html(client, match)
 
-    assert "Matchen slutade på tid: slutsignalen kom efter giv 1. Hemmalaget vann." in html
+    assert "Matchen slutade på tid: slutsignalen kom efter giv 1." in html
+    assert '<p class="match-end__result">Hemmalaget vann</p>' in html
 
 
 def test_ended_by_the_final_signal_during_a_deal(client):

@@ -11,7 +11,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q, Sum
 from scoring.engine.standings import HeadToHeadResult, TeamRecord, rank_teams
 from scoring.models import Bye, Match
 from scoring.selectors import competition_standings, counted_q, number
-from scoring.selectors.counting import _in_rounds
+from scoring.selectors.counting import in_rounds
 from scoring.selectors.standings import _tied_before_head_to_head
 from tests.factories import make_club, make_competition, make_result, make_team
 
@@ -23,7 +23,7 @@ def reference_standings(competition, *, up_to_round=None, include_preliminary=Fa
     """The selector as it was before (ORM queries built per call), kept here as the yardstick."""
     points_rules = competition.points_rules
     matches = Match.objects.filter(competition=competition).filter(
-        counted_q(competition, include_preliminary=include_preliminary), _in_rounds(up_to_round)
+        counted_q(competition, include_preliminary=include_preliminary), in_rounds(up_to_round)
     )
 
     def empty(name):
@@ -47,7 +47,7 @@ def reference_standings(competition, *, up_to_round=None, include_preliminary=Fa
             record["against"] += row["card_against"] or 0
     if points_rules.bye == "win":
         byes = (Bye.objects.filter(round__competition=competition)
-                .filter(_in_rounds(up_to_round), Exists(matches.filter(round=OuterRef("round"))))
+                .filter(in_rounds(up_to_round), Exists(matches.filter(round=OuterRef("round"))))
                 .values("team_id", "team__name").annotate(count=Count("id")).order_by())
         for row in byes:
             record = records.setdefault(row["team_id"], empty(row["team__name"]))

@@ -1,0 +1,160 @@
+"""Reads for the management pages (a club secretary's clubs, players, teams, competitions, rounds,
+matches, invitations) and the organiser's tools (schedules, individual competitions).
+
+Who may see what is decided by scoring.permissions in the views; these reads only say what there is.
+A *managed* club is one the user is a secretary of (every club for a site admin).
+"""
+
+from __future__ import annotations
+
+from django.db.models import Count, Prefetch, QuerySet
+
+from scoring import permissions
+from scoring.models import Bye, Club, Competition, Invitation, Match, Player, Round, Team
+
+
+# -- the rows a management page edits (get_object_or_404 on these) --------------------------------
+
+
+def clubs() -> QuerySet[Club]:
+    return Club.objects.all()
+
+
+def players() -> QuerySet[Player]:
+    return Player.objects.all()
+
+
+def teams() -> QuerySet[Team]:
+    return Team.objects.all()
+
+
+def competitions() -> QuerySet[Competition]:
+    return Competition.objects.all()
+
+
+def competitions_with_organiser() -> QuerySet[Competition]:
+    return Competition.objects.select_related("organiser")
+
+
+def rounds() -> QuerySet[Round]:
+    return Round.objects.all()
+
+
+def matches() -> QuerySet[Match]:
+    return Match.objects.all()
+
+
+# -- the user's clubs and competitions ------------------------------------------------------------
+
+
+def managed_clubs(user) -> QuerySet[Club]:
+    if permissions.is_site_admin(user):
+        return Club.objects.all()
+    return user.secretary_of.all()
+
+
+def managed_clubs_with_counts(user) -> QuerySet[Club]:
+    """The user's clubs, each with `player_count` and `team_count`."""
+    return managed_clubs(user).annotate(
+        player_count=Count("players", distinct=True), team_count=Count("teams", distinct=True)
+    )
+
+
+def managed_competitions_with_counts(user) -> QuerySet[Competition]:
+    """The competitions the user's clubs organise (all for a site admin), each with `match_count`."""
+    found = competitions_with_organiser()
+    if not permissions.is_site_admin(user):
+        found = found.filter(organiser__in=user.secretary_of.all())
+    return found.annotate(match_count=Count("matches"))
+
+
+# -- a club -------------------------------------------------------------------------------------
+
+
+def club_players(club: Club) -> QuerySet[Player]:
+    return club.players.order_by("name")
+
+
+def club_teams(club: Club) -> QuerySet[Team]:
+    return club.teams.select_related("player_one", "player_two", "captain").order_by("name")
+
+
+def club_competitions_with_counts(club: Club) -> QuerySet[Competition]:
+    """The competitions the club organises, each with `team_count` and `match_count`."""
+    return club.organised_competitions.annotate(
+        team_count=Count("teams", distinct=True), match_count=Count("matches", distinct=True)
+    )
+
+
+# -- a competition as its organiser sees it -------------------------------------------------------
+
+
+def competition_teams(competition: Competition) -> QuerySet[Team]:
+    return competition.teams.select_related("club").order_by("name")
+
+
+def competition_rounds_with_matches(competition: Competition) -> QuerySet[Round]:
+    """The rounds by number, each with its matches (by table) and byes read in two more queries."""
+    matches = Match.objects.select_related("home_team", "away_team").order_by("table", "pk")
+    return competition.rounds.prefetch_related(
+        Prefetch("matches", queryset=matches), Prefetch("byes", queryset=Bye.objects.select_related("team"))
+    ).order_by("number")
+
+
+def matches_without_round(competition: Competition) -> QuerySet[Match]:
+    return competition.matches.filter(round__isnull=True).select_related("home_team", "away_team")
+
+
+def open_invitations(competition: Competition) -> QuerySet[Invitation]:
+    """The competition's invitations not (yet) accepted: waiting or declined."""
+    return competition.invitations.exclude(status=Invitation.Status.ACCEPTED).select_related("team__club")
+
+
+def last_round(competition: Competition) -> Round | None:
+    return competition.rounds.order_by("-number").first()
+
+
+def has_rounds(competition: Competition) -> bool:
+    return competition.rounds.exists()
+
+
+def match_count(competition: Competition) -> int:
+    return competition.matches.count()
+
+
+def team_count(competition: Competition) -> int:
+    return competition.teams.count()
+
+
+def entrant_count(competition: Competition) -> int:
+    """The players signed up for an individual competition."""
+    return competition.entrants.count()
+
+
+def round_bye(round_: Round) -> Bye | None:
+    """The bye of a round paired with an odd number of teams (at most one)."""
+    return round_.byes.select_related("team").first()
+
+
+def rounds_with_sitting_out(competition: Competition) -> QuerySet[Round]:
+    """An individual competition's rounds by number, with the players who sat each one out."""
+    return competition.rounds.order_by("number").prefetch_related("sitting_out")
+
+
+# -- invitations: another club's competition asks for one of the club's teams ---------------------
+
+
+def invitations() -> QuerySet[Invitation]:
+    return Invitation.objects.select_related("competition__organiser", "team__club", "invited_by")
+
+
+def club_invitations(user) -> QuerySet[Invitation]:
+    """Invitations to the teams of the clubs the user manages, waiting ones first."""
+    found = invitations()
+    if not permissions.is_site_admin(user):
+        found = found.filter(team__club__in=user.secretary_of.all())
+    return found.order_by("-status", "-invited_at")  # "pending" sorts after "declined"/"accepted"
+
+
+def waiting_invitation_count(user) -> int:
+    return club_invitations(user).filter(status=Invitation.Status.PENDING).count()
