@@ -17,12 +17,14 @@ from datetime import datetime, timedelta
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
+from django.shortcuts import get_object_or_404
 from django.utils import timezone
 
 from scoring import permissions
 from scoring.models import Club, Competition, Match, Player, Round, Team
 from .names import order_by_name
 from .players import PlayerStatistics, player_statistics
+from .results import team_results
 
 S = Match.Status
 
@@ -230,6 +232,20 @@ def team_fixtures(team: Team) -> QuerySet[Match]:
 def teams() -> QuerySet[Team]:
     """Teams, for a feed about one (what belongs to it is filtered to public competitions)."""
     return Team.objects.all()
+
+
+def team_page_team(pk: int) -> Team:
+    """The team of a team page, with its club and players; 404 when there is none."""
+    return get_object_or_404(Team.objects.select_related("club", "player_one", "player_two"), pk=pk)
+
+
+def team_public_matches(team: Team) -> list[Match]:
+    """The team's matches in public competitions, earliest first (selectors.team_results)."""
+    return list(team_results(team).filter(competition__is_public=True))
+
+
+def team_public_competitions(team: Team) -> QuerySet[Competition]:
+    return team.competitions.filter(is_public=True).order_by("-season", "name")
 
 
 def players() -> QuerySet[Player]:

@@ -273,10 +273,8 @@ class TeamDetailView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        team = get_object_or_404(
-            Team.objects.select_related("club", "player_one", "player_two"), pk=kwargs["pk"]
-        )
-        matches = list(selectors.team_results(team).filter(competition__is_public=True))
+        team = public_selectors.team_page_team(kwargs["pk"])
+        matches = public_selectors.team_public_matches(team)
         played = [m for m in matches if m.status in public_selectors.HAS_RESULT and m.winner]
         form = [
             {"match": m, "outcome": _form_letter(m, team), "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
@@ -291,7 +289,7 @@ class TeamDetailView(PublicPageMixin, TemplateView):
                 across_rounds=True,
             ),
             form=form,
-            competitions=team.competitions.filter(is_public=True).order_by("-season", "name"),
+            competitions=public_selectors.team_public_competitions(team),
         )
         return context
 
