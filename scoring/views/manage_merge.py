@@ -9,27 +9,28 @@ from django.contrib import messages
 from django.contrib.auth.mixins import LoginRequiredMixin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views import View
 
 from scoring import permissions, services
 from scoring.models import Player, Team
-from scoring.selectors.merging import merge_candidates
+from scoring.selectors.merging import merge_candidates, merge_choices, merge_subject
 
 MODELS = {"player": Player, "team": Team}
 
 
 class MergeForm(forms.Form):
-    into = forms.ModelChoiceField(queryset=Player.objects.none(), label=gettext_lazy("Merge into"))
+    # The queryset is set from the candidates when the form is made.
+    into = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Merge into"))
 
     def __init__(self, *args, candidates: list, kind: str, **kwargs):
         super().__init__(*args, **kwargs)
         model = MODELS[kind]
         field = self.fields["into"]
         # The choices in the selector's order; the queryset only checks what comes back.
-        field.queryset = model.objects.filter(pk__in=[row.pk for row in candidates])
+        field.queryset = merge_choices(model, candidates)
         field.choices = [("", _("(choose)"))] + [(row.pk, self.label(row)) for row in candidates]
         field.error_messages["required"] = (
             _("Choose the player to keep.") if kind == "player" else _("Choose the team to keep.")
@@ -50,7 +51,7 @@ class MergeView(LoginRequiredMixin, View):
     def dispatch(self, request, *args, **kwargs):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
-        self.object = get_object_or_404(MODELS[self.kind], pk=kwargs["pk"])
+        self.object = merge_subject(MODELS[self.kind], kwargs["pk"])
         if not permissions.can_manage_club(request.user, self.object.club):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
