@@ -5,8 +5,6 @@ $PROTOCOL_SCREENSHOTS (or the test's temporary folder)."""
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -19,18 +17,6 @@ from tests.e2e.test_protocol_entry import log_in
 
 # A real browser: left out of `make test-fast`, run by `make test`.
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("PROTOCOL_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 @pytest.mark.django_db(transaction=True)

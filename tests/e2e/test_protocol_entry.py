@@ -6,9 +6,7 @@ $PROTOCOL_SCREENSHOTS (or the test's temporary folder)."""
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -24,11 +22,6 @@ pytestmark = pytest.mark.slow
 PASSWORD = "secret-pass-123"
 THIN = "\u202f"
 
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Users are made in every test; PBKDF2's deliberate slowness buys nothing here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # The paper protocol: home wins at deal 6 and no deal before it reaches 5000.
 DEALS = [
@@ -47,13 +40,6 @@ def points(number: int) -> re.Pattern:
     return re.compile(("\u2212" if number < 0 else "") + re.escape(text) + r"$")
 
 
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("PROTOCOL_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def log_in(page, base, username):

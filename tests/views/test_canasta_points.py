@@ -4,34 +4,14 @@ natural and mixed canastas): on the protocol page without JavaScript, and in the
 import re
 
 import pytest
-from django.urls import reverse
 
 from scoring.models import Deal
-from tests import factories as f
+# The signed-in secretary with a match, and the protocol page and its live check, as there.
+from tests.views.test_secretary_protocol import check, protocol, s  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
 THIN = "\u202f"
-
-
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def s(client):
-    setup = f.protocol_setup()
-    client.force_login(setup["secretary"])
-    return setup
-
-
-def protocol(match):
-    return reverse("scoring:match-protocol", args=[match.pk])
-
-
-def check(match):
-    return reverse("scoring:match-protocol-check", args=[match.pk])
 
 
 def deal(**values):
