@@ -283,20 +283,22 @@ def test_protocol_form_post(client, played):
 def test_protocol_form_and_service(played):
     s, match = played
     start = stored(match)
+    # Every example starts from this same row (rolled_back), so it is read once; the service
+    # locks and reads the row itself.
+    loaded_version, has_clock = start[0]["version"], match.rules.has_clock
 
     @examples(3000)
     @given(data=deal_post(), version=version_value)
     def run(data, version):
         with rolled_back(), translation.override("sv"):
-            current = Match.objects.get(pk=match.pk)
-            form = DealEntryForm({**data, "version": str(current.version) if version is None else version},
-                                 initial={"version": current.version}, has_clock=current.rules.has_clock)
+            form = DealEntryForm({**data, "version": str(loaded_version) if version is None else version},
+                                 initial={"version": loaded_version}, has_clock=has_clock)
             if not form.is_valid():
                 assert form.errors and all(str(e) for errors in form.errors.values() for e in errors)
                 assert stored(match) == start
                 return
             try:
-                services.deals_record(match=current, user=s["secretary"], entry=form.entry(3),
+                services.deals_record(match=match, user=s["secretary"], entry=form.entry(3),
                                       expected_version=form.cleaned_data["version"])
             except services.DealProblemsError as refusal:
                 assert refusal.problems and all(problem_message(p, n) for n, p in refusal.problems)
@@ -393,15 +395,16 @@ def test_protocol_file_import(played):
     @given(upload=protocol_file)
     def run(upload):
         filename, content = upload
-        with rolled_back(), translation.override("sv"):
-            current = Match.objects.get(pk=match.pk)
+        with translation.override("sv"):
             try:
                 entries = read_protocol(content, filename)
             except ProtocolFileError as error:
                 assert file_error_message(error).strip()
-                return  # read before any database access: nothing can have been written
+                return  # refused before any database access: nothing can have been written
+        # Every example starts from the same row (rolled_back): the version it was loaded with.
+        with rolled_back(), translation.override("sv"):
             try:
-                services.match_import_deals(match=current, user=s["secretary"], entries=entries, expected_version=current.version)
+                services.match_import_deals(match=match, user=s["secretary"], entries=entries, expected_version=start[0]["version"])
             except services.DealProblemsError as refusal:
                 assert refusal.problems and all(problem_message(p, n) for n, p in refusal.problems)
                 assert stored(match) == start
