@@ -47,19 +47,37 @@ def _empty_cache(_own_cache_folders):
         cache.clear()
 
 
-@pytest.fixture
-def browser():
-    """Chromium, closed after the test together with the database connections the test opened
-    while Playwright ran (Playwright gives the test a context of its own, so Django opens
-    connections of its own there; left open, PostgreSQL could not drop the test database)."""
-    from django.db import connections
+@pytest.fixture(scope="session")
+def _chromium():
+    """One Chromium per test process, started when the first browser test asks for it: starting
+    it costs about a second, and the tests share nothing through it (each page has a context of
+    its own, closed after its test, see `browser`)."""
     from playwright.sync_api import sync_playwright
 
     from tests.browser import CHROMIUM_ARGS
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
-        connections.close_all()
 
+        def launch():
+            return playwright.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
+
+        chromium = {"browser": launch(), "launch": launch}
+        yield chromium
+        chromium["browser"].close()
+
+
+@pytest.fixture
+def browser(_chromium):
+    """Chromium for one test: the contexts the test opened (its cookies, pages, storage) are
+    closed after it, together with the database connections the test opened while Playwright
+    ran (Playwright gives the test a context of its own, so Django opens connections of its own
+    there; left open, PostgreSQL could not drop the test database)."""
+    from django.db import connections
+
+    if not _chromium["browser"].is_connected():  # a test before it crashed it
+        _chromium["browser"] = _chromium["launch"]()
+    chromium = _chromium["browser"]
+    yield chromium
+    for context in chromium.contexts:
+        context.close()
+    connections.close_all()
