@@ -9,6 +9,19 @@ import os
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 import pytest
+from django.db.backends.signals import connection_created
+
+
+def _sqlite_without_fsync(sender, connection, **kwargs):
+    """The tests' SQLite file is thrown away after the run, so a commit need not wait for the
+    disk (about 3 ms each here): synchronous=OFF still keeps every commit whole and visible to
+    the other connections (WAL), and only a crash of the operating system could lose one."""
+    if connection.vendor == "sqlite":
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA synchronous=OFF")
+
+
+connection_created.connect(_sqlite_without_fsync)
 
 
 @pytest.fixture(autouse=True)
