@@ -4,6 +4,8 @@ see every change at once, on the next page load, without anything being deleted 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -90,3 +92,37 @@ def test_the_language_is_part_of_every_key(client, league):
     # The table's caption and column headers are in the kept fragment.
     assert "<caption>Standings</caption>" in english and "<caption>Standings</caption>" not in swedish
     assert "<caption>Tabell</caption>" in swedish
+
+
+def test_the_secretarys_sheet_entry_form_and_log_follow_every_change(client, league):
+    """The protocol page keeps its sheet, its empty entry form and its log under the match's page
+    stamp (scoring.selectors.stamps.match_page_stamp): a deal saved elsewhere (another secretary, an
+    import), a renamed team and a new log entry all show on the next look."""
+    live, secretary = league["live"], league["secretary"]
+    client.force_login(secretary)
+    url = reverse("scoring:match-protocol", args=[live.pk])
+
+    def look():
+        html = page_at(client, url)
+        total = re.search(r'id="preview-home-total">([^<]*)<', html).group(1)
+        return html, total, html.count('class="audit-table__when"')
+
+    html, total, logged = look()
+    assert total == "1\u202f885" and 'id="deal-2"' not in html
+    services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                          expected_version=None)
+    html, total, logged_after = look()
+    assert total == "1\u202f985" and 'id="deal-2"' in html
+    assert logged_after == logged + 1
+    team = league["teams"]["dam"]
+    team.name = "Drottningarna"
+    services.team_save(user=secretary, team=team)
+    html, _total, _logged = look()
+    sheet = html[html.index('class="sheet"'):html.index("</table>", html.index('class="sheet"'))]
+    assert "Drottningarna" in sheet and "Damerna" not in sheet
+
+
+def page_at(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
