@@ -126,3 +126,25 @@ def page_at(client, url) -> str:
     response = client.get(url)
     assert response.status_code == 200
     return response.content.decode()
+
+
+def test_a_team_pages_seasons_follow_a_confirmed_result(client, league):
+    """The "season by season" table is kept under the results' stamp (history.season_history_stamp):
+    a confirmed result shows at once."""
+    competition, secretary = league["competition"], league["secretary"]
+    team = league["teams"]["dam"]
+
+    def seasons_row() -> str:
+        html = page(client, "scoring:team-detail", team.pk)
+        return re.search(rf'<tr data-season="{re.escape(competition.season)}">(.*?)</tr>', html, re.S).group(1)
+
+    assert "Damerna" in page(client, "scoring:team-detail", team.pk)
+    before = seasons_row() if 'data-season="' in page(client, "scoring:team-detail", team.pk) else None
+    live = league["live"]
+    live = services.deals_record(match=live, user=secretary, entry=winning_deal(2, "home"), expected_version=None)
+    live = services.deals_record(match=live, user=secretary, entry=winning_deal(3, "home"), expected_version=None)
+    live = services.match_submit(match=live, user=secretary, expected_version=live.version)
+    services.match_confirm(match=live, user=make_admin(), expected_version=live.version)
+    after = seasons_row()
+    assert after != before
+    assert re.search(r">\s*1\s*</a>", after), after  # one confirmed match this season
