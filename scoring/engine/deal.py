@@ -133,7 +133,9 @@ class DealScore:
         return self.home if side == HOME else self.away
 
 
-def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
+def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, int, int, int]:
+    """What a side's deal score is made of (rule 34 b): its card points, canasta bonuses, red
+    threes, going out and penalties (as a minus). The deal score is their sum."""
     entry = deal.home if side == HOME else deal.away
     canastas = rules.natural_canasta * entry.natural + rules.mixed_canasta * entry.mixed
     # Whether the side melded matters only for red threes that count (and is the costlier part).
@@ -143,13 +145,22 @@ def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
         going_out = rules.concealed_going_out if deal.concealed else rules.going_out
     else:
         going_out = 0
-    penalties = -entry.penalty
-    score = entry.cards + canastas + red_threes + going_out + penalties
-    return SideScore(entry.cards, canastas, red_threes, going_out, penalties, score)
+    return entry.cards, canastas, red_threes, going_out, -entry.penalty
+
+
+def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
+    parts = side_parts(rules, deal, side)
+    return SideScore(*parts, sum(parts))
 
 
 def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
     return DealScore(score_side(rules, deal, HOME), score_side(rules, deal, AWAY))
+
+
+def deal_scores(rules: RuleSet, deal: DealEntry) -> tuple[int, int]:
+    """The home and away deal scores of score_deal, without the breakdown (a replay keeps the
+    numbers; the breakdown is made again from the entry when asked for)."""
+    return sum(side_parts(rules, deal, HOME)), sum(side_parts(rules, deal, AWAY))
 
 
 def _multiples_of_5(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
@@ -454,8 +465,8 @@ def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = Non
 # they stand for, so a check added to either tuple without a line here fails a test.
 
 
-def passes_deal_checks(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
-    """Exactly `not check_deal(rules, deal, score)`."""
+def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
+    """Exactly `not check_deal(rules, deal, score)`, for the deal scores of `score`."""
     home, away = deal.home, deal.away
     out = deal.out
     end = deal.end or (END_OUT if out else END_STOCK)
@@ -493,21 +504,21 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, score: DealScore) -> boo
         and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
         and home_cards + away_cards <= PACK_CARD_POINTS
         # _score_mismatch
-        and (home_written is None or home_written == score.home.score)
-        and (away_written is None or away_written == score.away.score)
+        and (home_written is None or home_written == home_score)
+        and (away_written is None or away_written == away_score)
         # _clock_not_allowed
         and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
     )
 
 
-def passes_deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
-    """Exactly `not deal_warnings(rules, deal, score)`."""
+def passes_deal_warnings(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
+    """Exactly `not deal_warnings(rules, deal, score)`, for the deal scores of `score`."""
     home, away = deal.home, deal.away
     home_red3, away_red3 = home.red3, away.red3
     return (
         # _deal_score_high
-        score.home.score <= HIGH_DEAL_SCORE
-        and score.away.score <= HIGH_DEAL_SCORE
+        home_score <= HIGH_DEAL_SCORE
+        and away_score <= HIGH_DEAL_SCORE
         # _penalty_unusual
         and not (home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP)
         # _red_threes_not_counted, _melded_assumed: no red threes, or red threes that count for

@@ -747,7 +747,7 @@ def deal_rows(state: MatchState) -> list[list[Any]]:
                 "yes" if _time_up_after(state, replayed) else "",
                 _minute(entry.dealt_minute),
                 replayed.home_min_before, replayed.away_min_before,
-                replayed.score.home.score, replayed.score.away.score,
+                replayed.home_score, replayed.away_score,
                 replayed.home_total, replayed.away_total,
             ]
         )  # fmt: skip
