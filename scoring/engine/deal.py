@@ -468,33 +468,44 @@ def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = Non
 def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
     """Exactly `not check_deal(rules, deal, score)`, for the deal scores of `score`."""
     home, away = deal.home, deal.away
+    home_cards, away_cards = home.cards, away.cards
+    home_penalty, away_penalty = home.penalty, away.penalty
+    # _multiples_of_5
+    if home_cards % 5 or away_cards % 5 or home_penalty % 5 or away_penalty % 5:
+        return False
+    home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
+    away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
+    # _negative_counts
+    if (
+        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
+        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
+    ):  # fmt: skip
+        return False
+    home_canastas = home_natural + home_mixed
+    away_canastas = away_natural + away_mixed
     out = deal.out
     end = deal.end or (END_OUT if out else END_STOCK)
-    home_cards, away_cards = home.cards, away.cards
-    home_natural, home_mixed, away_natural, away_mixed = home.natural, home.mixed, away.natural, away.mixed
-    home_red3, away_red3 = home.red3, away.red3
+    # _going_out_count, _out_without_canasta, _concealed_without_out
+    if out == HOME:
+        if end != END_OUT or home_canastas < rules.canastas_to_go_out:
+            return False
+    elif out == AWAY:
+        if end != END_OUT or away_canastas < rules.canastas_to_go_out:
+            return False
+    elif out is not None or deal.concealed or (end != END_STOCK and end != END_CLOCK):
+        return False
     naturals = home_natural + away_natural
     mixed = home_mixed + away_mixed
     home_written, away_written = home.written_score, away.written_score
     return (
-        # _multiples_of_5
-        not (home_cards % 5 or away_cards % 5 or home.penalty % 5 or away.penalty % 5)
-        # _negative_counts
-        and min(home_natural, home_mixed, home_red3, home.penalty, away_natural, away_mixed, away_red3, away.penalty) >= 0
-        # _going_out_count, _out_without_canasta, _concealed_without_out
-        and (
-            (end == END_OUT and out == HOME and home_natural + home_mixed >= rules.canastas_to_go_out)
-            or (end == END_OUT and out == AWAY and away_natural + away_mixed >= rules.canastas_to_go_out)
-            or ((end == END_STOCK or end == END_CLOCK) and out is None and not deal.concealed)
-        )
         # _canasta_without_meld
-        and (home.melded is not False or not (home_natural + home_mixed > 0 or home_cards > 0 or out == HOME))
-        and (away.melded is not False or not (away_natural + away_mixed > 0 or away_cards > 0 or out == AWAY))
+        (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
+        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
         # _red_threes
         and home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES
         # _canastas_impossible
-        and home_natural + home_mixed <= CANASTA_RANKS
-        and away_natural + away_mixed <= CANASTA_RANKS
+        and home_canastas <= CANASTA_RANKS
+        and away_canastas <= CANASTA_RANKS
         and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
         and mixed <= WILD_CARDS
         and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS

@@ -44,19 +44,16 @@ def _problem_dicts(problems, number: int, language: str) -> list[dict[str, Any]]
 def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
     """The JSON object of RULES.md ("The protocol file")."""
     language = translation.get_language()
-    deals = []
-    for replayed in state.deals:
-        number = replayed.entry.number
-        errors, warnings = replayed.errors, replayed.warnings
-        deals.append(
-            {
-                "deal": number,
-                "home": {"score": replayed.home_score, "total": replayed.home_total, "min_before": replayed.home_min_before},
-                "away": {"score": replayed.away_score, "total": replayed.away_total, "min_before": replayed.away_min_before},
-                "errors": _problem_dicts(errors, number, language) if errors else [],
-                "warnings": _problem_dicts(warnings, number, language) if warnings else [],
-            }
-        )
+    deals = [
+        {
+            "deal": (number := replayed.entry.number),
+            "home": {"score": replayed.home_score, "total": replayed.home_total, "min_before": replayed.home_min_before},
+            "away": {"score": replayed.away_score, "total": replayed.away_total, "min_before": replayed.away_min_before},
+            "errors": _problem_dicts(replayed.errors, number, language) if replayed.errors else [],
+            "warnings": _problem_dicts(replayed.warnings, number, language) if replayed.warnings else [],
+        }
+        for replayed in state.deals
+    ]
     outcome = state.outcome
     return {
         "rules": rules_key,
