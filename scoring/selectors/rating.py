@@ -88,7 +88,9 @@ def rated_matches() -> QuerySet[Match]:
     )
 
 
-def _stamp() -> str:
+def rating_stamp() -> str:
+    """A short text that changes whenever anything a rating or a confirmed result of a public
+    competition is made of changes."""
     # The matches with a result only (what the rating can be made of), read from the index on
     # (status, updated_at): a deal saved in a match being played, every few seconds on a round
     # night, changes nothing here, so the next team or player page does not replay the history.
@@ -127,7 +129,7 @@ _latest: dict[str, RatingHistory] = {}
 
 def rating_history() -> RatingHistory:
     """Every player's rating and its changes (replayed again after any match changes)."""
-    key = _stamp()
+    key = rating_stamp()
     history = _latest.get(key)
     if history is None:
         rows = rated_matches().values_list(

@@ -70,3 +70,16 @@ def match_document_stamp(match: Match) -> str:
         )),  # fmt: skip
     ]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def match_page_stamp(match: Match) -> str:
+    """The stamp of what a match's protocol page draws of it once per change, read from the row
+    already loaded (no query): the match's own fields (every service's change to the match or its
+    deals moves version and updated_at), its rule set, and the names of its competition and teams,
+    which are edited elsewhere without touching the match. The secretary's sheet, an empty entry
+    form and the log are kept under it (templates/scoring/secretary/protocol.html)."""
+    parts = [
+        match.pk, match.version, match.status, match.updated_at, match.rules, str(match.competition),
+        str(match.home_team), str(match.away_team), str(match.home_substitute or ""), str(match.away_substitute or ""),
+    ]  # fmt: skip
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

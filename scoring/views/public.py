@@ -14,6 +14,7 @@ from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
+from scoring.selectors.history import season_history_stamp
 from scoring.selectors.stamps import competition_results_stamp
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
@@ -290,6 +291,7 @@ class TeamDetailView(PublicPageMixin, TemplateView):
             ),
             form=form,
             competitions=public_selectors.team_public_competitions(team),
+            history_stamp=season_history_stamp(),
         )
         return context
 

@@ -16,6 +16,7 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.functional import SimpleLazyObject
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -33,6 +34,7 @@ from scoring.forms.protocol import (
 )
 from scoring.models import Match
 from scoring.selectors import secretary as secretary_selectors
+from scoring.selectors.stamps import match_page_stamp
 
 from .secretary_base import (
     MatchAccessMixin,
@@ -153,7 +155,14 @@ class ProtocolPageMixin(MatchAccessMixin):
             "upload_form": ProtocolUploadForm(
                 initial={"version": match.version}, replaces_deals=bool(match.deal_count)
             ),
-            "audit": secretary_selectors.match_audit_entries(match) if can_see_audit(request.user, match) else None,
+            # The sheet, an empty entry form and the log are drawn once per change of the match
+            # (page_stamp); the log is read only when it is drawn.
+            "page_stamp": match_page_stamp(match),
+            "audit": (
+                SimpleLazyObject(lambda: secretary_selectors.match_audit_entries(match))
+                if can_see_audit(request.user, match)
+                else None
+            ),
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
             "planned_later": planned_later_than_today(match) if actions.enter and not match.deal_count else None,
         }

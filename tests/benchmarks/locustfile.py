@@ -11,6 +11,10 @@ Users, as many of each as the environment says (round_night.py sets them for eac
 Request names are the page types, so Locust's statistics give one p95 per type. A save counts as
 confirmed when the answer is the redirect back to the protocol page; round_night.py counts the
 deals stored afterwards and compares.
+
+The users are Locust's FastHttpUser (geventhttpclient), which Locust documents as taking a fraction
+of the plain HttpUser's CPU per request: the load generator runs on the same two cores as the
+server, and what it takes is not left to the pages being measured.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ import os
 import random
 import re
 
-from locust import HttpUser, constant_pacing, events, task
+from locust import FastHttpUser, constant_pacing, events, task
 
 DATA = json.loads(open(os.environ["ROUND_NIGHT_DATA"], encoding="utf-8").read())
 PASSWORD = DATA["password"]
@@ -41,7 +45,7 @@ def write_confirmed(environment, **kwargs):
             json.dump(CONFIRMED, out)
 
 
-class Secretary(HttpUser):
+class Secretary(FastHttpUser):
     fixed_count = int(os.environ.get("LIVE", "1"))
     wait_time = constant_pacing(20)
 
@@ -71,7 +75,7 @@ class Secretary(HttpUser):
         self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
 
 
-class Spectator(HttpUser):
+class Spectator(FastHttpUser):
     fixed_count = int(os.environ.get("SPECTATORS", "1"))
     wait_time = constant_pacing(10)
 
@@ -81,7 +85,7 @@ class Spectator(HttpUser):
         self.client.get(random.choice(DATA["pages"][kind]), name=kind)
 
 
-class PdfReader(HttpUser):
+class PdfReader(FastHttpUser):
     fixed_count = 1
     wait_time = constant_pacing(1)
 
@@ -90,7 +94,7 @@ class PdfReader(HttpUser):
         self.client.get(random.choice(DATA["pdfs"]), name="protocol pdf")
 
 
-class Baseline(HttpUser):
+class Baseline(FastHttpUser):
     fixed_count = 1
     wait_time = constant_pacing(0.25)
 

@@ -10,8 +10,8 @@ Then a new round of every competition is paired through the services and its mat
 each has a secretary of its home club, who saves one deal every 20 s (locustfile.py); spectators
 (1 000 per 300 live matches) load a live round, standings, match or team page every 10 s; one
 protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
-baseline. Before the first step every page of the night is loaded once, not measured (the server
-has been up during the day; the PDFs stay cold). The load is stepped (--steps: numbers of live matches, --seconds each); every step
+baseline. Before the first step every page and PDF of the night is loaded once, not measured (the
+server has been up during the day). The load is stepped (--steps: numbers of live matches, --seconds each); every step
 prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step
   (the protocol PDF's and the secretary's protocol page's are printed without a target);
@@ -48,7 +48,8 @@ MAX_LOAD_SECONDS = 180
 # The targets: the spectators' four page types and a deal save. The protocol PDF (one a second) is
 # load the pages must bear; its p95 is printed too, without a target: a WeasyPrint document made for
 # the first time takes a few hundred milliseconds of its own, and a made one is kept until its
-# match changes (scoring/views/exports.py).
+# match changes (scoring/views/exports.py), so a night's downloads of confirmed protocols are
+# mostly of made ones.
 PAGE_TYPES = ("live round", "standings", "match", "team", "deal save")
 MEASURED_ONLY = ("protocol pdf", "protocol page")
 
@@ -133,8 +134,11 @@ def read_failures(prefix: Path) -> list[str]:
 def warm_up(port: int, data: dict) -> float:
     """Load every page of the night once, eight at a time, before the first step (not measured):
     a server on a round night has been up and serving these pages during the day, and the first
-    visitor after a restart is not what the steps measure. The protocol PDFs are left cold."""
+    visitor after a restart is not what the steps measure. The same holds for the protocol PDFs of
+    the played matches: each was made when it was first downloaded, after its match was confirmed
+    in an earlier round, and is kept until its match changes (scoring/views/exports.py)."""
     urls = [url for kind in ("standings", "live round", "match", "team") for url in data["pages"][kind]]
+    urls += data["pdfs"]
     started = time.perf_counter()
 
     def load(url):

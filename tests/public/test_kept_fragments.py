@@ -4,6 +4,8 @@ see every change at once, on the next page load, without anything being deleted 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -90,3 +92,59 @@ def test_the_language_is_part_of_every_key(client, league):
     # The table's caption and column headers are in the kept fragment.
     assert "<caption>Standings</caption>" in english and "<caption>Standings</caption>" not in swedish
     assert "<caption>Tabell</caption>" in swedish
+
+
+def test_the_secretarys_sheet_entry_form_and_log_follow_every_change(client, league):
+    """The protocol page keeps its sheet, its empty entry form and its log under the match's page
+    stamp (scoring.selectors.stamps.match_page_stamp): a deal saved elsewhere (another secretary, an
+    import), a renamed team and a new log entry all show on the next look."""
+    live, secretary = league["live"], league["secretary"]
+    client.force_login(secretary)
+    url = reverse("scoring:match-protocol", args=[live.pk])
+
+    def look():
+        html = page_at(client, url)
+        total = re.search(r'id="preview-home-total">([^<]*)<', html).group(1)
+        return html, total, html.count('class="audit-table__when"')
+
+    html, total, logged = look()
+    assert total == "1\u202f885" and 'id="deal-2"' not in html
+    services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                          expected_version=None)
+    html, total, logged_after = look()
+    assert total == "1\u202f985" and 'id="deal-2"' in html
+    assert logged_after == logged + 1
+    team = league["teams"]["dam"]
+    team.name = "Drottningarna"
+    services.team_save(user=secretary, team=team)
+    html, _total, _logged = look()
+    sheet = html[html.index('class="sheet"'):html.index("</table>", html.index('class="sheet"'))]
+    assert "Drottningarna" in sheet and "Damerna" not in sheet
+
+
+def page_at(client, url) -> str:
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_team_pages_seasons_follow_a_confirmed_result(client, league):
+    """The "season by season" table is kept under the results' stamp (history.season_history_stamp):
+    a confirmed result shows at once."""
+    competition, secretary = league["competition"], league["secretary"]
+    team = league["teams"]["dam"]
+
+    def seasons_row() -> str:
+        html = page(client, "scoring:team-detail", team.pk)
+        return re.search(rf'<tr data-season="{re.escape(competition.season)}">(.*?)</tr>', html, re.S).group(1)
+
+    assert "Damerna" in page(client, "scoring:team-detail", team.pk)
+    before = seasons_row() if 'data-season="' in page(client, "scoring:team-detail", team.pk) else None
+    live = league["live"]
+    live = services.deals_record(match=live, user=secretary, entry=winning_deal(2, "home"), expected_version=None)
+    live = services.deals_record(match=live, user=secretary, entry=winning_deal(3, "home"), expected_version=None)
+    live = services.match_submit(match=live, user=secretary, expected_version=live.version)
+    services.match_confirm(match=live, user=make_admin(), expected_version=live.version)
+    after = seasons_row()
+    assert after != before
+    assert re.search(r">\s*1\s*</a>", after), after  # one confirmed match this season
