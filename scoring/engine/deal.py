@@ -163,7 +163,7 @@ def deal_scores(rules: RuleSet, deal: DealEntry) -> tuple[int, int]:
     return sum(side_parts(rules, deal, HOME)), sum(side_parts(rules, deal, AWAY))
 
 
-def _multiples_of_5(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _multiples_of_5(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Every card value is a multiple of 5 (rule 12), and so is every penalty."""
     home, away = deal.home, deal.away
     if not (home.cards % 5 or home.penalty % 5 or away.cards % 5 or away.penalty % 5):
@@ -176,7 +176,7 @@ def _multiples_of_5(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequen
     ]
 
 
-def _negative_counts(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _negative_counts(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     home, away = deal.home, deal.away
     if min(home.natural, home.mixed, home.red3, home.penalty, away.natural, away.mixed, away.red3, away.penalty) >= 0:
         return NO_PROBLEMS
@@ -193,7 +193,7 @@ def _negative_counts(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seque
     ]
 
 
-def _going_out_count(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _going_out_count(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Exactly one side goes out when the deal ends by going out, none otherwise (RULES.md, how a
     deal ends)."""
     out = deal.out
@@ -210,7 +210,7 @@ def _going_out_count(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seque
     return [Problem("going-out-count", out, "out", {"end": end})]
 
 
-def _out_without_canasta(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _out_without_canasta(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Going out needs the rule set's number of canastas (rule 18 b). The card points of the side
     that went out may be anything: the partner's hand counts minus (rule 12, rule 34 b 2)."""
     out = deal.out
@@ -230,13 +230,13 @@ def _out_without_canasta(rules: RuleSet, deal: DealEntry, score: DealScore) -> S
     ]
 
 
-def _concealed_without_out(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _concealed_without_out(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     if not deal.concealed or deal.out == HOME or deal.out == AWAY:
         return NO_PROBLEMS
     return [Problem("concealed-without-out", None, "concealed")]
 
 
-def _canasta_without_meld(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _canasta_without_meld(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     home, away = deal.home, deal.away
     if home.melded is not False and away.melded is not False:
         return NO_PROBLEMS
@@ -247,7 +247,7 @@ def _canasta_without_meld(rules: RuleSet, deal: DealEntry, score: DealScore) -> 
     ]
 
 
-def _red_threes(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _red_threes(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Two packs hold four red threes."""
     home_red3, away_red3 = deal.home.red3, deal.away.red3
     if home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES:
@@ -291,7 +291,7 @@ def canasta_limit_passed(
     return None
 
 
-def _canastas_impossible(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _canastas_impossible(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """More canastas than two packs allow (canasta_limit_passed)."""
     home, away = deal.home, deal.away
     passed = canasta_limit_passed(home.natural, home.mixed, away.natural, away.mixed)
@@ -325,7 +325,7 @@ def canasta_counts(rules: RuleSet, points: int, *, other_natural: int = 0, other
     )
 
 
-def _card_points_range(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _card_points_range(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Card points of a side lie within ± the pack's 1180; both sides' together at most 1180."""
     home_cards, away_cards = deal.home.cards, deal.away.cards
     home_in_range = -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
@@ -343,9 +343,9 @@ def _card_points_range(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seq
     ]
 
 
-def _score_mismatch(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _score_mismatch(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     home_written, away_written = deal.home.written_score, deal.away.written_score
-    home_score, away_score = score.home.score, score.away.score
+    home_score, away_score = scores
     if (home_written is None or home_written == home_score) and (away_written is None or away_written == away_score):
         return NO_PROBLEMS
     return [
@@ -355,7 +355,7 @@ def _score_mismatch(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequen
     ]
 
 
-def _clock_not_allowed(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _clock_not_allowed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Only a timed match can end a deal by the clock or run out of time (RULES.md, the end of a
     match)."""
     if rules.clock_main_minutes is not None:
@@ -387,30 +387,36 @@ DEAL_CHECKS = (
 
 def check_deal(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The problems found in the deal alone, in a stable order (by check, then home before away)."""
-    return _run(DEAL_CHECKS, rules, deal, score_deal(rules, deal) if score is None else score)
+    return run_checks(DEAL_CHECKS, rules, deal, _scores(rules, deal, score))
 
 
-def _run(checks, rules: RuleSet, deal: DealEntry, score: DealScore) -> list[Problem]:
-    """What the checks find, in their order."""
+def _scores(rules: RuleSet, deal: DealEntry, score: DealScore | None) -> tuple[int, int]:
+    return deal_scores(rules, deal) if score is None else (score.home.score, score.away.score)
+
+
+def run_checks(checks, rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> list[Problem]:
+    """What the checks (DEAL_CHECKS or DEAL_WARNINGS) find in a deal whose home and away deal
+    scores are `scores`, in their order."""
     found: list[Problem] = []
     for check in checks:
-        problems = check(rules, deal, score)
+        problems = check(rules, deal, scores)
         if problems:
             found.extend(problems)
     return found
 
 
-def _deal_score_high(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
-    if score.home.score <= HIGH_DEAL_SCORE and score.away.score <= HIGH_DEAL_SCORE:
+def _deal_score_high(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
+    home_score, away_score = scores
+    if home_score <= HIGH_DEAL_SCORE and away_score <= HIGH_DEAL_SCORE:
         return NO_PROBLEMS
     return [
-        Problem("deal-score-high", side, f"{side}_score", {"value": side_score.score, "limit": HIGH_DEAL_SCORE})
-        for side, side_score in ((HOME, score.home), (AWAY, score.away))
-        if side_score.score > HIGH_DEAL_SCORE
+        Problem("deal-score-high", side, f"{side}_score", {"value": value, "limit": HIGH_DEAL_SCORE})
+        for side, value in ((HOME, home_score), (AWAY, away_score))
+        if value > HIGH_DEAL_SCORE
     ]
 
 
-def _penalty_unusual(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _penalty_unusual(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """The competition rules' penalties are 100 each, rule 21 h's is 500: anything else is worth a
     second look."""
     home_penalty, away_penalty = deal.home.penalty, deal.away.penalty
@@ -423,7 +429,7 @@ def _penalty_unusual(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seque
     ]
 
 
-def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Under rules where red threes count nothing, red threes on the protocol suggest it was kept by
     home rules."""
     if rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
@@ -435,7 +441,7 @@ def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, score: DealScore) -
     ]
 
 
-def _melded_assumed(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _melded_assumed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Red threes were subtracted because the side was taken as not having melded (rule 21 f), a
     default the protocol did not state."""
     if not rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
@@ -453,7 +459,7 @@ DEAL_WARNINGS = (_deal_score_high, _penalty_unusual, _red_threes_not_counted, _m
 
 def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The warnings found in the deal alone, in a stable order."""
-    return _run(DEAL_WARNINGS, rules, deal, score_deal(rules, deal) if score is None else score)
+    return run_checks(DEAL_WARNINGS, rules, deal, _scores(rules, deal, score))
 
 
 # -- the fast path: most deals of a season pass every check ---------------------------------------

@@ -23,16 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .deal import (
+    DEAL_CHECKS,
+    DEAL_WARNINGS,
     END_CLOCK,
     NO_PROBLEMS,
     DealEntry,
     DealScore,
     SideEntry,
-    check_deal,
     deal_scores,
-    deal_warnings,
     passes_deal_checks,
     passes_deal_warnings,
+    run_checks,
     score_deal,
 )
 from .problems import AWAY, HOME, Problem
@@ -214,11 +215,11 @@ def replay(
         if passes_deal_checks(rules, deal, home_score, away_score):
             errors = NO_PROBLEMS
         else:
-            errors = tuple(check_deal(rules, deal))
+            errors = tuple(run_checks(DEAL_CHECKS, rules, deal, (home_score, away_score)))
         if passes_deal_warnings(rules, deal, home_score, away_score):
             warnings = NO_PROBLEMS
         else:
-            warnings = tuple(deal_warnings(rules, deal))
+            warnings = tuple(run_checks(DEAL_WARNINGS, rules, deal, (home_score, away_score)))
         home_entry, away_entry = deal.home, deal.away
 
         written = home_entry.written_min
