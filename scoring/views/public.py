@@ -87,7 +87,6 @@ class CompetitionMixin(PublicPageMixin):
         competition = self.competition
         rounds = public_selectors.rounds_with_state(competition)
         after = _round_number(self.request.GET.get("after"), rounds)
-        rows = selectors.competition_standings(competition, up_to_round=after)
         # With the standings after round N, that round's results; else the round being played.
         current = next((r for r in rounds if r.number == after), None) or public_selectors.current_round(rounds)
         live_numbers = {r.number for r in rounds if r.live}
@@ -104,15 +103,22 @@ class CompetitionMixin(PublicPageMixin):
             "competition": competition,
             "rounds": rounds,
             "after": after,
-            "standings": StandingsTable(
-                rows,
-                card_points=competition.points_rules.card_points,
-                caption=self.standings_caption(after),
-                link_target=self.link_target(),
-            ),
+            # The standings part is kept under the results' stamp and the count of results awaiting
+            # confirmation (templates/scoring/public/_competition_live.html): a deal saved in a
+            # match being played changes neither, so the table is read and drawn only when a result
+            # that counts changes; until then these are not read.
+            "results_stamp": competition_results_stamp(competition),
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
+            "standings": SimpleLazyObject(
+                lambda: StandingsTable(
+                    selectors.competition_standings(competition, up_to_round=after),
+                    card_points=competition.points_rules.card_points,
+                    caption=self.standings_caption(after),
+                    link_target=self.link_target(),
+                )
+            ),
             # How ties are broken, in the words the printed standings use.
-            "standings_order": competition_facts(competition)["order"],
+            "standings_order": SimpleLazyObject(lambda: competition_facts(competition)["order"]),
             "current_round": current,
             "current_results": results,
             "current_byes": selectors.round_byes(current) if current is not None else [],
@@ -141,9 +147,8 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
         pk = self.competition.pk
         context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
         context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
-        # The places round by round are worked out from every round's table: kept until a result
-        # that counts changes (the stamp is in the template's cache key).
-        context["results_stamp"] = competition_results_stamp(self.competition)
+        # The places round by round are worked out from every round's table: kept, as the
+        # standings, until a result that counts changes (results_stamp, in the template's cache key).
         return context
 
 

@@ -148,3 +148,17 @@ def test_a_team_pages_seasons_follow_a_confirmed_result(client, league):
     after = seasons_row()
     assert after != before
     assert re.search(r">\s*1\s*</a>", after), after  # one confirmed match this season
+
+
+def test_a_submitted_result_shows_as_preliminary_beside_the_kept_standings(client, league):
+    """The standings part is kept under the counted results' stamp and the number awaiting
+    confirmation: a result submitted but not yet confirmed changes no counted result, and still
+    shows at once as preliminary."""
+    competition, secretary = league["competition"], league["secretary"]
+    assert competition.requires_confirmation
+    assert "notice--preliminary" not in page(client, "scoring:competition-detail", competition.pk)
+    live = league["live"]
+    for number in range(2, 4):
+        live = services.deals_record(match=live, user=secretary, entry=winning_deal(number, "home"), expected_version=None)
+    services.match_submit(match=live, user=secretary, expected_version=live.version)
+    assert "notice--preliminary" in page(client, "scoring:competition-detail", competition.pk)
