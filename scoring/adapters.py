@@ -79,8 +79,8 @@ def entry_to_fields(entry: DealEntry) -> dict[str, Any]:
 def computed_fields(replayed: ReplayedDeal) -> dict[str, Any]:
     """The engine's numbers for one deal, as Deal row values."""
     return {
-        "home_score": replayed.score.home.score,
-        "away_score": replayed.score.away.score,
+        "home_score": replayed.home_score,
+        "away_score": replayed.away_score,
         "home_total": replayed.home_total,
         "away_total": replayed.away_total,
         "home_min_before": replayed.home_min_before,

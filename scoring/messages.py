@@ -169,9 +169,10 @@ _KEPT_MESSAGES = 8192
 
 @lru_cache(maxsize=_KEPT_MESSAGES)
 def _kept_message(
-    language: str | None, code: str, side: str | None, field: str | None, params: tuple, deal_number: int | None
+    language: str | None, code: str, side: str | None, field: str | None, params: tuple, types: tuple,
+    deal_number: int | None,
 ) -> str:
-    return problem_message(Problem(code, side, field, {name: value for name, _type, value in params}), deal_number)
+    return problem_message(Problem(code, side, field, dict(params)), deal_number)
 
 
 def problem_messages(problems, deal_number: int | None = None, language: str | None = None) -> list[str]:
@@ -183,8 +184,11 @@ def problem_messages(problems, deal_number: int | None = None, language: str | N
     for problem in problems:
         try:
             # Each value's type is part of the key: 50 and 50.0 are equal but read differently.
-            params = tuple((name, type(value), value) for name, value in problem.params.items())
-            message = _kept_message(language, problem.code, problem.side, problem.field, params, deal_number)
+            params = problem.params
+            message = _kept_message(
+                language, problem.code, problem.side, problem.field,
+                tuple(params.items()), tuple(map(type, params.values())), deal_number,
+            )  # fmt: skip
         except TypeError:  # a value that cannot be a key (none of the engine's are)
             message = problem_message(problem, deal_number)
         messages.append(message)

@@ -133,7 +133,9 @@ class DealScore:
         return self.home if side == HOME else self.away
 
 
-def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
+def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, int, int, int]:
+    """What a side's deal score is made of (rule 34 b): its card points, canasta bonuses, red
+    threes, going out and penalties (as a minus). The deal score is their sum."""
     entry = deal.home if side == HOME else deal.away
     canastas = rules.natural_canasta * entry.natural + rules.mixed_canasta * entry.mixed
     # Whether the side melded matters only for red threes that count (and is the costlier part).
@@ -143,16 +145,25 @@ def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
         going_out = rules.concealed_going_out if deal.concealed else rules.going_out
     else:
         going_out = 0
-    penalties = -entry.penalty
-    score = entry.cards + canastas + red_threes + going_out + penalties
-    return SideScore(entry.cards, canastas, red_threes, going_out, penalties, score)
+    return entry.cards, canastas, red_threes, going_out, -entry.penalty
+
+
+def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
+    parts = side_parts(rules, deal, side)
+    return SideScore(*parts, sum(parts))
 
 
 def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
     return DealScore(score_side(rules, deal, HOME), score_side(rules, deal, AWAY))
 
 
-def _multiples_of_5(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def deal_scores(rules: RuleSet, deal: DealEntry) -> tuple[int, int]:
+    """The home and away deal scores of score_deal, without the breakdown (a replay keeps the
+    numbers; the breakdown is made again from the entry when asked for)."""
+    return sum(side_parts(rules, deal, HOME)), sum(side_parts(rules, deal, AWAY))
+
+
+def _multiples_of_5(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Every card value is a multiple of 5 (rule 12), and so is every penalty."""
     home, away = deal.home, deal.away
     if not (home.cards % 5 or home.penalty % 5 or away.cards % 5 or away.penalty % 5):
@@ -165,7 +176,7 @@ def _multiples_of_5(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequen
     ]
 
 
-def _negative_counts(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _negative_counts(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     home, away = deal.home, deal.away
     if min(home.natural, home.mixed, home.red3, home.penalty, away.natural, away.mixed, away.red3, away.penalty) >= 0:
         return NO_PROBLEMS
@@ -182,7 +193,7 @@ def _negative_counts(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seque
     ]
 
 
-def _going_out_count(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _going_out_count(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Exactly one side goes out when the deal ends by going out, none otherwise (RULES.md, how a
     deal ends)."""
     out = deal.out
@@ -199,7 +210,7 @@ def _going_out_count(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seque
     return [Problem("going-out-count", out, "out", {"end": end})]
 
 
-def _out_without_canasta(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _out_without_canasta(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Going out needs the rule set's number of canastas (rule 18 b). The card points of the side
     that went out may be anything: the partner's hand counts minus (rule 12, rule 34 b 2)."""
     out = deal.out
@@ -219,13 +230,13 @@ def _out_without_canasta(rules: RuleSet, deal: DealEntry, score: DealScore) -> S
     ]
 
 
-def _concealed_without_out(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _concealed_without_out(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     if not deal.concealed or deal.out == HOME or deal.out == AWAY:
         return NO_PROBLEMS
     return [Problem("concealed-without-out", None, "concealed")]
 
 
-def _canasta_without_meld(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _canasta_without_meld(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     home, away = deal.home, deal.away
     if home.melded is not False and away.melded is not False:
         return NO_PROBLEMS
@@ -236,7 +247,7 @@ def _canasta_without_meld(rules: RuleSet, deal: DealEntry, score: DealScore) -> 
     ]
 
 
-def _red_threes(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _red_threes(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Two packs hold four red threes."""
     home_red3, away_red3 = deal.home.red3, deal.away.red3
     if home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES:
@@ -280,7 +291,7 @@ def canasta_limit_passed(
     return None
 
 
-def _canastas_impossible(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _canastas_impossible(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """More canastas than two packs allow (canasta_limit_passed)."""
     home, away = deal.home, deal.away
     passed = canasta_limit_passed(home.natural, home.mixed, away.natural, away.mixed)
@@ -314,7 +325,7 @@ def canasta_counts(rules: RuleSet, points: int, *, other_natural: int = 0, other
     )
 
 
-def _card_points_range(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _card_points_range(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Card points of a side lie within ± the pack's 1180; both sides' together at most 1180."""
     home_cards, away_cards = deal.home.cards, deal.away.cards
     home_in_range = -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
@@ -332,9 +343,9 @@ def _card_points_range(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seq
     ]
 
 
-def _score_mismatch(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _score_mismatch(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     home_written, away_written = deal.home.written_score, deal.away.written_score
-    home_score, away_score = score.home.score, score.away.score
+    home_score, away_score = scores
     if (home_written is None or home_written == home_score) and (away_written is None or away_written == away_score):
         return NO_PROBLEMS
     return [
@@ -344,7 +355,7 @@ def _score_mismatch(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequen
     ]
 
 
-def _clock_not_allowed(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _clock_not_allowed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Only a timed match can end a deal by the clock or run out of time (RULES.md, the end of a
     match)."""
     if rules.clock_main_minutes is not None:
@@ -376,30 +387,36 @@ DEAL_CHECKS = (
 
 def check_deal(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The problems found in the deal alone, in a stable order (by check, then home before away)."""
-    return _run(DEAL_CHECKS, rules, deal, score_deal(rules, deal) if score is None else score)
+    return run_checks(DEAL_CHECKS, rules, deal, _scores(rules, deal, score))
 
 
-def _run(checks, rules: RuleSet, deal: DealEntry, score: DealScore) -> list[Problem]:
-    """What the checks find, in their order."""
+def _scores(rules: RuleSet, deal: DealEntry, score: DealScore | None) -> tuple[int, int]:
+    return deal_scores(rules, deal) if score is None else (score.home.score, score.away.score)
+
+
+def run_checks(checks, rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> list[Problem]:
+    """What the checks (DEAL_CHECKS or DEAL_WARNINGS) find in a deal whose home and away deal
+    scores are `scores`, in their order."""
     found: list[Problem] = []
     for check in checks:
-        problems = check(rules, deal, score)
+        problems = check(rules, deal, scores)
         if problems:
             found.extend(problems)
     return found
 
 
-def _deal_score_high(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
-    if score.home.score <= HIGH_DEAL_SCORE and score.away.score <= HIGH_DEAL_SCORE:
+def _deal_score_high(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
+    home_score, away_score = scores
+    if home_score <= HIGH_DEAL_SCORE and away_score <= HIGH_DEAL_SCORE:
         return NO_PROBLEMS
     return [
-        Problem("deal-score-high", side, f"{side}_score", {"value": side_score.score, "limit": HIGH_DEAL_SCORE})
-        for side, side_score in ((HOME, score.home), (AWAY, score.away))
-        if side_score.score > HIGH_DEAL_SCORE
+        Problem("deal-score-high", side, f"{side}_score", {"value": value, "limit": HIGH_DEAL_SCORE})
+        for side, value in ((HOME, home_score), (AWAY, away_score))
+        if value > HIGH_DEAL_SCORE
     ]
 
 
-def _penalty_unusual(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _penalty_unusual(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """The competition rules' penalties are 100 each, rule 21 h's is 500: anything else is worth a
     second look."""
     home_penalty, away_penalty = deal.home.penalty, deal.away.penalty
@@ -412,7 +429,7 @@ def _penalty_unusual(rules: RuleSet, deal: DealEntry, score: DealScore) -> Seque
     ]
 
 
-def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Under rules where red threes count nothing, red threes on the protocol suggest it was kept by
     home rules."""
     if rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
@@ -424,7 +441,7 @@ def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, score: DealScore) -
     ]
 
 
-def _melded_assumed(rules: RuleSet, deal: DealEntry, score: DealScore) -> Sequence[Problem]:
+def _melded_assumed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Red threes were subtracted because the side was taken as not having melded (rule 21 f), a
     default the protocol did not state."""
     if not rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
@@ -442,7 +459,7 @@ DEAL_WARNINGS = (_deal_score_high, _penalty_unusual, _red_threes_not_counted, _m
 
 def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The warnings found in the deal alone, in a stable order."""
-    return _run(DEAL_WARNINGS, rules, deal, score_deal(rules, deal) if score is None else score)
+    return run_checks(DEAL_WARNINGS, rules, deal, _scores(rules, deal, score))
 
 
 # -- the fast path: most deals of a season pass every check ---------------------------------------
@@ -454,36 +471,47 @@ def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = Non
 # they stand for, so a check added to either tuple without a line here fails a test.
 
 
-def passes_deal_checks(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
-    """Exactly `not check_deal(rules, deal, score)`."""
+def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
+    """Exactly `not check_deal(rules, deal, score)`, for the deal scores of `score`."""
     home, away = deal.home, deal.away
+    home_cards, away_cards = home.cards, away.cards
+    home_penalty, away_penalty = home.penalty, away.penalty
+    # _multiples_of_5
+    if home_cards % 5 or away_cards % 5 or home_penalty % 5 or away_penalty % 5:
+        return False
+    home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
+    away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
+    # _negative_counts
+    if (
+        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
+        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
+    ):  # fmt: skip
+        return False
+    home_canastas = home_natural + home_mixed
+    away_canastas = away_natural + away_mixed
     out = deal.out
     end = deal.end or (END_OUT if out else END_STOCK)
-    home_cards, away_cards = home.cards, away.cards
-    home_natural, home_mixed, away_natural, away_mixed = home.natural, home.mixed, away.natural, away.mixed
-    home_red3, away_red3 = home.red3, away.red3
+    # _going_out_count, _out_without_canasta, _concealed_without_out
+    if out == HOME:
+        if end != END_OUT or home_canastas < rules.canastas_to_go_out:
+            return False
+    elif out == AWAY:
+        if end != END_OUT or away_canastas < rules.canastas_to_go_out:
+            return False
+    elif out is not None or deal.concealed or (end != END_STOCK and end != END_CLOCK):
+        return False
     naturals = home_natural + away_natural
     mixed = home_mixed + away_mixed
     home_written, away_written = home.written_score, away.written_score
     return (
-        # _multiples_of_5
-        not (home_cards % 5 or away_cards % 5 or home.penalty % 5 or away.penalty % 5)
-        # _negative_counts
-        and min(home_natural, home_mixed, home_red3, home.penalty, away_natural, away_mixed, away_red3, away.penalty) >= 0
-        # _going_out_count, _out_without_canasta, _concealed_without_out
-        and (
-            (end == END_OUT and out == HOME and home_natural + home_mixed >= rules.canastas_to_go_out)
-            or (end == END_OUT and out == AWAY and away_natural + away_mixed >= rules.canastas_to_go_out)
-            or ((end == END_STOCK or end == END_CLOCK) and out is None and not deal.concealed)
-        )
         # _canasta_without_meld
-        and (home.melded is not False or not (home_natural + home_mixed > 0 or home_cards > 0 or out == HOME))
-        and (away.melded is not False or not (away_natural + away_mixed > 0 or away_cards > 0 or out == AWAY))
+        (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
+        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
         # _red_threes
         and home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES
         # _canastas_impossible
-        and home_natural + home_mixed <= CANASTA_RANKS
-        and away_natural + away_mixed <= CANASTA_RANKS
+        and home_canastas <= CANASTA_RANKS
+        and away_canastas <= CANASTA_RANKS
         and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
         and mixed <= WILD_CARDS
         and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
@@ -493,21 +521,21 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, score: DealScore) -> boo
         and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
         and home_cards + away_cards <= PACK_CARD_POINTS
         # _score_mismatch
-        and (home_written is None or home_written == score.home.score)
-        and (away_written is None or away_written == score.away.score)
+        and (home_written is None or home_written == home_score)
+        and (away_written is None or away_written == away_score)
         # _clock_not_allowed
         and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
     )
 
 
-def passes_deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore) -> bool:
-    """Exactly `not deal_warnings(rules, deal, score)`."""
+def passes_deal_warnings(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
+    """Exactly `not deal_warnings(rules, deal, score)`, for the deal scores of `score`."""
     home, away = deal.home, deal.away
     home_red3, away_red3 = home.red3, away.red3
     return (
         # _deal_score_high
-        score.home.score <= HIGH_DEAL_SCORE
-        and score.away.score <= HIGH_DEAL_SCORE
+        home_score <= HIGH_DEAL_SCORE
+        and away_score <= HIGH_DEAL_SCORE
         # _penalty_unusual
         and not (home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP)
         # _red_threes_not_counted, _melded_assumed: no red threes, or red threes that count for

@@ -23,14 +23,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .deal import (
+    DEAL_CHECKS,
+    DEAL_WARNINGS,
     END_CLOCK,
+    NO_PROBLEMS,
     DealEntry,
     DealScore,
     SideEntry,
-    check_deal,
-    deal_warnings,
+    deal_scores,
     passes_deal_checks,
     passes_deal_warnings,
+    run_checks,
     score_deal,
 )
 from .problems import AWAY, HOME, Problem
@@ -45,13 +48,22 @@ MANY_DEALS_IN_TIMED_MATCH = 15
 @dataclass(slots=True)
 class ReplayedDeal:
     entry: DealEntry
-    score: DealScore
+    # The deal scores; `score` has their breakdown.
+    home_score: int
+    away_score: int
     home_total: int
     away_total: int
     home_min_before: int
     away_min_before: int
     errors: tuple[Problem, ...]
     warnings: tuple[Problem, ...]
+    rules: RuleSet
+
+    @property
+    def score(self) -> DealScore:
+        """The breakdown of the deal's score (rule 34 b), made from the entry when asked for:
+        most replayed deals are only added up, and the entry and rules never change."""
+        return score_deal(self.rules, self.entry)
 
     @property
     def number(self) -> int:
@@ -78,7 +90,7 @@ class Outcome:
     away_against: int
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class MatchState:
     rules: RuleSet
     deals: tuple[ReplayedDeal, ...]
@@ -187,65 +199,67 @@ def replay(
     target = rules.target
     has_clock = rules.has_clock
 
+    # Each side's opening minimum, and the range of totals it holds for (RuleSet.opening_step).
+    home_min, home_low, home_high = rules.opening_step(home_total)
+    away_min, away_low, away_high = rules.opening_step(away_total)
+
     for index, deal in enumerate(deals, start=deals_before):
-        home_min = opening_minimum(home_total)
-        away_min = opening_minimum(away_total)
-        score = score_deal(rules, deal)
-        # Most deals pass every check: the checks run only for those that may not (deal.py).
-        errors = [] if passes_deal_checks(rules, deal, score) else check_deal(rules, deal, score)
-        warnings = [] if passes_deal_warnings(rules, deal, score) else deal_warnings(rules, deal, score)
+        if not home_low <= home_total < home_high:
+            home_min, home_low, home_high = rules.opening_step(home_total)
+        if not away_low <= away_total < away_high:
+            away_min, away_low, away_high = rules.opening_step(away_total)
+        home_score, away_score = deal_scores(rules, deal)
+        # Most deals pass every check: the checks run only for those that may not (deal.py). A
+        # deal without problems shares the one empty tuple; the rare problem found below makes a
+        # new tuple.
+        if passes_deal_checks(rules, deal, home_score, away_score):
+            errors = NO_PROBLEMS
+        else:
+            errors = tuple(run_checks(DEAL_CHECKS, rules, deal, (home_score, away_score)))
+        if passes_deal_warnings(rules, deal, home_score, away_score):
+            warnings = NO_PROBLEMS
+        else:
+            warnings = tuple(run_checks(DEAL_WARNINGS, rules, deal, (home_score, away_score)))
         home_entry, away_entry = deal.home, deal.away
 
         written = home_entry.written_min
-        if written is not None and written != home_min:
-            _check_minimum(errors, HOME, written, home_min, home_total, opening_minimum(home_basis))
+        if written is not None and written != home_min and written != opening_minimum(home_basis):
+            errors += (_minimum_problem(HOME, written, home_min, home_total),)
         written = away_entry.written_min
-        if written is not None and written != away_min:
-            _check_minimum(errors, AWAY, written, away_min, away_total, opening_minimum(away_basis))
+        if written is not None and written != away_min and written != opening_minimum(away_basis):
+            errors += (_minimum_problem(AWAY, written, away_min, away_total),)
 
-        home_score, away_score = score.home.score, score.away.score
         home_total += home_score
         away_total += away_score
         home_basis, home_slip = _written_basis(home_basis, home_entry, home_score, home_total)
         away_basis, away_slip = _written_basis(away_basis, away_entry, away_score, away_total)
         if home_slip is not None:
-            errors.append(Problem("total-mismatch", HOME, "home_total", home_slip))
+            errors += (Problem("total-mismatch", HOME, "home_total", home_slip),)
         if away_slip is not None:
-            errors.append(Problem("total-mismatch", AWAY, "away_total", away_slip))
+            errors += (Problem("total-mismatch", AWAY, "away_total", away_slip),)
 
         if end is not None:
-            errors.append(Problem("after-match-end", None, "deal", {"end_deal": end_deal}))
+            errors += (Problem("after-match-end", None, "deal", {"end_deal": end_deal}),)
 
         minute = deal.dealt_minute
         if minute is not None:
             # A new deal may be dealt only before the main time has run (RULES.md, the end of a
             # match): at 50:00 it has.
             if main_minutes is not None and minute >= main_minutes:
-                errors.append(
-                    Problem("dealt-after-time", None, "dealt", {"minute": minute, "limit": main_minutes})
-                )
+                errors += (Problem("dealt-after-time", None, "dealt", {"minute": minute, "limit": main_minutes}),)
             if previous_minute is not None and minute < previous_minute:
-                warnings.append(Problem("deals-out-of-order", None, "dealt", {"minute": minute}))
+                warnings += (Problem("deals-out-of-order", None, "dealt", {"minute": minute}),)
             previous_minute = minute
 
         if main_minutes is not None and index == MANY_DEALS_IN_TIMED_MATCH:
-            warnings.append(
-                Problem("many-deals", None, "deal", {"limit": MANY_DEALS_IN_TIMED_MATCH})
-            )
+            warnings += (Problem("many-deals", None, "deal", {"limit": MANY_DEALS_IN_TIMED_MATCH}),)
 
-        error_count += len(errors)
-        warning_count += len(warnings)
+        if errors:
+            error_count += len(errors)
+        if warnings:
+            warning_count += len(warnings)
         replayed.append(
-            ReplayedDeal(
-                deal,
-                score,
-                home_total,
-                away_total,
-                home_min,
-                away_min,
-                tuple(errors),
-                tuple(warnings),
-            )
+            ReplayedDeal(deal, home_score, away_score, home_total, away_total, home_min, away_min, errors, warnings, rules)
         )
 
         if end is None:
@@ -286,15 +300,11 @@ def replay(
     )
 
 
-def _check_minimum(
-    errors: list[Problem], side: str, written: int, computed: int, total: int, by_written_total: int
-) -> None:
-    """Rule 35 b: correcting an addition slip during a deal does not change the minimum of the
-    first meld, so the minimum for the total as written is right as well as the computed one."""
-    if written != by_written_total:
-        errors.append(
-            Problem("opening-minimum", side, f"{side}_min", {"written": written, "computed": computed, "total": total})
-        )
+def _minimum_problem(side: str, written: int, computed: int, total: int) -> Problem:
+    """A written opening minimum that is neither the computed one nor the one for the total as
+    written: rule 35 b, correcting an addition slip during a deal does not change the minimum of
+    the first meld, so the minimum for the written total is right as well."""
+    return Problem("opening-minimum", side, f"{side}_min", {"written": written, "computed": computed, "total": total})
 
 
 def _written_basis(

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from itertools import repeat
+from itertools import cycle, repeat
 from operator import itemgetter
 from typing import Any
 from xml.parsers import expat
@@ -237,8 +237,6 @@ class _RowReader:
         self.end = position.get("end")
         self.time_up = position.get("time_up")
         self.dealt = position.get("dealt")
-        # How read_plain_csv reads a plain text under this header (made the first time it does).
-        self.plain_plan: list[tuple[int | None, dict[str, Any], Any]] | None = None
 
     def numbers(self, cells: Sequence[Any], line: int) -> list[int | None]:
         texts = self.int_cells(cells)
@@ -747,7 +745,7 @@ def deal_rows(state: MatchState) -> list[list[Any]]:
                 "yes" if _time_up_after(state, replayed) else "",
                 _minute(entry.dealt_minute),
                 replayed.home_min_before, replayed.away_min_before,
-                replayed.score.home.score, replayed.score.away.score,
+                replayed.home_score, replayed.away_score,
                 replayed.home_total, replayed.away_total,
             ]
         )  # fmt: skip
@@ -841,6 +839,7 @@ class _NotPlain(Exception):
 
 # The deal numbers as a plain file writes them.
 _DEAL_TEXTS = [str(number) for number in range(1, MAX_ROWS + 1)]
+_DEAL_CELLS = {text: number for number, text in enumerate(_DEAL_TEXTS, start=1)}
 # A column name is short; a longer header cell is left to the csv module (which limits a field).
 _LONGEST_HEADER_CELL = 100
 # Numbers already read (by parse_number), by the empty cell's meaning in the column: card points
@@ -856,21 +855,47 @@ _OUT_CELLS = {word: _parse_choice(word, 0, "out", SIDES) for word in ("", *SIDES
 _END_CELLS = {word: _parse_choice(word, 0, "end", DEAL_ENDS) for word in ("", *DEAL_ENDS, "utgång", "talong", "klockan")}
 
 
-def _plan(read_row: _RowReader) -> list[tuple[int | None, dict[str, Any], Any]]:
-    """For each value of a deal in the order SideEntry (home, then away) and then DealEntry take
-    them: the column's position (None: not in the file), the cells it reads, and the value when
-    the column is not in the file (as read_row gives it)."""
-    plan = []
-    for first, melded in ((0, read_row.melded[0]), (8, read_row.melded[1])):
-        numbers = read_row.int_positions[first : first + 8]
-        cards, natural, mixed, red3, penalty, written_min, written_score, written_total = numbers
-        plan += [(cards, _NUMBER_CELLS, None), (natural, _COUNT_CELLS, 0), (mixed, _COUNT_CELLS, 0),
-                 (red3, _COUNT_CELLS, 0), (penalty, _COUNT_CELLS, 0), (melded, _MELDED_CELLS, None),
-                 (written_min, _WRITTEN_CELLS, None), (written_score, _WRITTEN_CELLS, None),
-                 (written_total, _WRITTEN_CELLS, None)]  # fmt: skip
-    plan += [(read_row.out, _OUT_CELLS, None), (read_row.concealed, _FLAG_CELLS, False), (read_row.end, _END_CELLS, None),
-             (read_row.dealt, _WRITTEN_CELLS, None), (read_row.time_up, _FLAG_CELLS, False)]  # fmt: skip
-    return plan
+class _PlainPlan:
+    """How read_plain_csv reads the cells under one header: `cells`, for each column in the file's
+    order, the cells it reads (each text to its value); `arguments`, for each value of a deal in
+    the order SideEntry (home, then away) and then DealEntry take them, the column's position
+    (None: not in the file) and the value when the column is not in the file (as read_row gives
+    it)."""
+
+    def __init__(self, read_row: _RowReader):
+        arguments: list[tuple[int | None, Any]] = []
+        readers: dict[int, dict[str, Any]] = {read_row.deal: _DEAL_CELLS}
+        for first, melded in ((0, read_row.melded[0]), (8, read_row.melded[1])):
+            numbers = read_row.int_positions[first : first + 8]
+            cards, natural, mixed, red3, penalty, written_min, written_score, written_total = numbers
+            arguments += [(cards, _NUMBER_CELLS, None), (natural, _COUNT_CELLS, 0), (mixed, _COUNT_CELLS, 0),
+                          (red3, _COUNT_CELLS, 0), (penalty, _COUNT_CELLS, 0), (melded, _MELDED_CELLS, None),
+                          (written_min, _WRITTEN_CELLS, None), (written_score, _WRITTEN_CELLS, None),
+                          (written_total, _WRITTEN_CELLS, None)]  # fmt: skip
+        arguments += [(read_row.out, _OUT_CELLS, None), (read_row.concealed, _FLAG_CELLS, False),
+                      (read_row.end, _END_CELLS, None), (read_row.dealt, _WRITTEN_CELLS, None),
+                      (read_row.time_up, _FLAG_CELLS, False)]  # fmt: skip
+        for position, known, _absent in arguments:
+            if position is not None:
+                readers[position] = known
+        self.cells = tuple(readers[position] for position in range(read_row.width))
+        self.arguments = [(position, absent) for position, _known, absent in arguments]
+
+
+@lru_cache(maxsize=64)
+def _plain_header(line: str, delimiter: str) -> tuple[_RowReader, _PlainPlan] | None:
+    """The reader and the plan of a plain text's header line, or None if the header is one only
+    read_csv_rows reads (or refuses)."""
+    header = line.split(delimiter)
+    if max(map(len, header)) > _LONGEST_HEADER_CELL:
+        return None
+    try:
+        read_row = _row_reader(tuple(header))
+    except ProtocolFileError:
+        return None
+    if len(header) != read_row.width:
+        return None
+    return read_row, _PlainPlan(read_row)
 
 
 def _learn_numbers(columns: Iterable[tuple[dict[str, Any], list[str]]]) -> None:
@@ -905,37 +930,29 @@ def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
     count = len(lines) - 1
     if not 0 < count <= MAX_ROWS:
         return None
-    header = lines[0].split(delimiter)
-    if max(map(len, header)) > _LONGEST_HEADER_CELL:
+    header = _plain_header(lines[0], delimiter)
+    if header is None:
         return None
-    try:
-        read_row = _row_reader(tuple(header))
-    except ProtocolFileError:
-        return None
+    read_row, plan = header
     width = read_row.width
-    if len(header) != width or list(map(str.count, lines, repeat(delimiter, count + 1))).count(width - 1) != count + 1:
+    if list(map(str.count, lines, repeat(delimiter, count + 1))).count(width - 1) != count + 1:
         return None
     cells = delimiter.join(lines).split(delimiter)
     del cells[:width]
     if cells[read_row.deal :: width] != _DEAL_TEXTS[:count]:
         return None
-    plan = read_row.plain_plan
-    if plan is None:
-        plan = read_row.plain_plan = _plan(read_row)
+    # Every cell read in one pass, row after row, each by its column's cells.
     try:
-        columns = [
-            [absent] * count if position is None else list(map(known.__getitem__, cells[position::width]))
-            for position, known, absent in plan
-        ]
+        values = list(map(dict.__getitem__, cycle(plan.cells), cells))
     except KeyError:
         try:
-            _learn_numbers((known, cells[position::width]) for position, known, _ in plan if position is not None)
-            columns = [
-                [absent] * count if position is None else list(map(known.__getitem__, cells[position::width]))
-                for position, known, absent in plan
-            ]
+            _learn_numbers(zip(plan.cells, (cells[position::width] for position in range(width))))
+            values = list(map(dict.__getitem__, cycle(plan.cells), cells))
         except (_NotPlain, KeyError):
             return None
+    columns = [
+        repeat(absent) if position is None else values[position::width] for position, absent in plan.arguments
+    ]
     out, concealed, end, minutes, time_up = columns[18:]
     if read_row.dealt is not None and any(minute is not None and minute < 0 for minute in minutes):
         return None

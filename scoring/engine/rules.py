@@ -15,6 +15,7 @@ the rules it was played under (RULES.md: changing a competition must not rescore
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -77,13 +78,24 @@ class RuleSet:
 
     def opening_minimum(self, total_before: int) -> int:
         """The card value a side's first meld must reach, by its total before the deal."""
+        return self.opening_step(total_before)[0]
+
+    def opening_step(self, total_before: int) -> tuple[int, float, float]:
+        """The step of the opening-minimum table a total is on: its minimum, and the lowest total
+        and the first total above that the step covers: every total in that range reads the table
+        the same way, so a replay looks it up again only when a total leaves the range."""
         minimum = self.opening_table[0][1]
+        low = -math.inf
+        high = math.inf
         for lower_bound, step_minimum in self.opening_table:
             if lower_bound is None or total_before >= lower_bound:
                 minimum = step_minimum
+                if lower_bound is not None and lower_bound > low:
+                    low = lower_bound
             else:
+                high = lower_bound
                 break
-        return minimum
+        return minimum, low, high
 
     def red_three_points(self, count: int, melded: bool) -> int:
         if count <= 0 or self.red_three == 0:

@@ -323,3 +323,48 @@ def test_the_next_deal_from_the_running_state_is_the_replayed_one(case, expired)
             whole.home_total, whole.away_total, whole.finished, whole.end, whole.end_deal, whole.winner,
             whole.outcome)
         assert (following.home_min_next, following.away_min_next) == (whole.home_min_next, whole.away_min_next)
+
+
+@PROPERTY_SETTINGS
+@given(rules_and_match())
+def test_a_replayed_deal_keeps_the_scores_of_its_breakdown(case):
+    """A replay keeps each deal's two scores as numbers and makes the breakdown when asked: they
+    are score_deal's, and so is the breakdown."""
+    rules, deals = case
+    for replayed in replay(rules, deals).deals:
+        score = score_deal(rules, replayed.entry)
+        assert replayed.score == score
+        assert (replayed.home_score, replayed.away_score) == (score.home.score, score.away.score)
+
+
+opening_tables = st.lists(
+    st.tuples(st.one_of(st.none(), st.integers(-3000, 8000)), st.integers(0, 200)), min_size=1, max_size=6
+).map(tuple)
+
+
+def table_minimum(table, total: int) -> int:
+    """The opening-minimum table read step by step (RULES.md): the last step whose lower bound the
+    total reaches before the first it does not, the first step's minimum if none."""
+    minimum = table[0][1]
+    for lower_bound, step_minimum in table:
+        if lower_bound is not None and total < lower_bound:
+            break
+        minimum = step_minimum
+    return minimum
+
+
+@settings(max_examples=300, deadline=None)
+@given(opening_tables, st.integers(-10_000, 20_000), st.lists(st.integers(-10_000, 20_000), max_size=20))
+def test_every_total_in_an_opening_step_reads_the_table_alike(table, total, others):
+    """Replay looks the opening minimum up again only when a total leaves the range opening_step
+    gives it: every total inside that range reads the table alike, for any table (ascending or
+    not)."""
+    rules = RULE_SETS[0].with_overrides({"opening_table": table})
+    minimum, low, high = rules.opening_step(total)
+    assert low <= total < high
+    assert minimum == table_minimum(table, total) == rules.opening_minimum(total)
+    # The range's ends where it has them (the first step has no lower end, the last no upper).
+    ends = [end for end in (low, high - 1) if type(end) is int]
+    for other in (*others, *ends):
+        if low <= other < high:
+            assert table_minimum(table, other) == minimum

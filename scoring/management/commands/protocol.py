@@ -44,20 +44,16 @@ def _problem_dicts(problems, number: int, language: str) -> list[dict[str, Any]]
 def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
     """The JSON object of RULES.md ("The protocol file")."""
     language = translation.get_language()
-    deals = []
-    for replayed in state.deals:
-        number = replayed.entry.number
-        score = replayed.score
-        errors, warnings = replayed.errors, replayed.warnings
-        deals.append(
-            {
-                "deal": number,
-                "home": {"score": score.home.score, "total": replayed.home_total, "min_before": replayed.home_min_before},
-                "away": {"score": score.away.score, "total": replayed.away_total, "min_before": replayed.away_min_before},
-                "errors": _problem_dicts(errors, number, language) if errors else [],
-                "warnings": _problem_dicts(warnings, number, language) if warnings else [],
-            }
-        )
+    deals = [
+        {
+            "deal": (number := replayed.entry.number),
+            "home": {"score": replayed.home_score, "total": replayed.home_total, "min_before": replayed.home_min_before},
+            "away": {"score": replayed.away_score, "total": replayed.away_total, "min_before": replayed.away_min_before},
+            "errors": _problem_dicts(replayed.errors, number, language) if replayed.errors else [],
+            "warnings": _problem_dicts(replayed.warnings, number, language) if replayed.warnings else [],
+        }
+        for replayed in state.deals
+    ]
     outcome = state.outcome
     return {
         "rules": rules_key,
@@ -228,10 +224,9 @@ class Command(BaseCommand):
             "─" * 6 + "┼" + "─" * 30 + "┼" + "─" * 30,
         ]
         for replayed in state.deals:
-            home, away = replayed.score.home, replayed.score.away
             lines.append(
-                f"{replayed.number:>4}  │ {replayed.home_min_before:>6} {home.score:>9} "
-                f"{replayed.home_total:>10} │ {replayed.away_min_before:>6} {away.score:>9} "
+                f"{replayed.number:>4}  │ {replayed.home_min_before:>6} {replayed.home_score:>9} "
+                f"{replayed.home_total:>10} │ {replayed.away_min_before:>6} {replayed.away_score:>9} "
                 f"{replayed.away_total:>10}"
             )
             for problem in replayed.errors:
