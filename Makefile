@@ -24,7 +24,7 @@ SYSTEM_PACKAGES_BENCH := $(SYSTEM_PACKAGES) poppler-utils
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
 	@echo "make test    run the test suite"
-	@echo "make test-fast  the suite without the slow browser, server and fuzz tests (about a minute)"
+	@echo "make test-fast  the suite without the slow browser, server and fuzz tests"
 	@echo "make bench   run the benchmarks in tests/benchmarks (one JSON line per figure)"
 	@echo "make load    a federation's round night with Locust against gunicorn on loopback (LOAD_ARGS=...)"
 	@echo "make cluster  nginx on http://127.0.0.1:8080 before two app servers, PostgreSQL, Redis, demo data"
