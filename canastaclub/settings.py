@@ -322,22 +322,23 @@ LOGGING = {
 }
 
 # --- Cache ----------------------------------------------------------------------------------------
-# Django's stock cache. The public pages keep fragments in it (a standings table, a round's
-# results, a match's protocol, the places chart) under keys made of what they show, so a save never
-# has to delete anything and a kept fragment is never stale (scoring.tables.KeptTable); the
-# sessions use it with several app servers (below). On one machine each process has its own memory
-# cache. Several app servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database
-# of the site's own): what one server keeps holds for all at once. Redis is only a cache: while it
-# does not answer, the site works from the database and nobody sees an error
+# Django's stock cache only. The default cache holds the document limit's counts and, with several
+# app servers, the logins (below). On one machine each process has its own memory cache. Several
+# app servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database of the site's
+# own): what one server keeps holds for all at once. Redis is only a cache: while it does not
+# answer, the site works from the database and nobody sees an error
 # (scoring/redis_cache.py).
 
-# Kept on disk, shared by the server's processes (each thing is made once per change, not once per
-# process, and stays out of the processes' memory); the data's stamp or content is in every key,
-# so no process ever hands out an old one:
-# - made documents (PDF, xlsx; scoring/views/exports.py), up to a few MB each;
-# - the public pages' kept fragments (Django's {% cache %} tag uses "template_fragments").
-# Their keys begin with the version of what draws them (the templates, the code, the translations),
-# so that a new version of the site never hands out what an older one drew.
+# Made documents (PDF, xlsx; scoring/views/exports.py, up to a few MB each) are kept on disk,
+# shared by the server's processes, so each is made once per change of its data, not once per
+# process, and stays out of the processes' memory. The public pages' kept fragments (Django's
+# {% cache %} tag uses "template_fragments") are kept in each process's memory: they are small and
+# many, a live page writes some on nearly every look during a round, and the file cache lists its
+# whole folder on every write to see whether it is full (with thousands of fragments that listing
+# cost more than drawing the fragment). The data's stamp or content is in every key, so no process
+# ever hands out an old one, and their keys begin with the version of what draws them (the
+# templates, the code, the translations), so that a new version of the site never hands out what
+# an older one drew.
 
 
 def drawing_version() -> str:
@@ -358,10 +359,13 @@ DOCUMENTS_CACHE = {
     "OPTIONS": {"MAX_ENTRIES": 2000},
 }
 FRAGMENTS_CACHE = {
-    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-    "LOCATION": str(CACHE_DIR / "fragments"),
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "fragments",
     "KEY_PREFIX": DRAWING_VERSION,
-    "OPTIONS": {"MAX_ENTRIES": 20000},
+    # A federation's round night keeps some tens of thousands of table rows and page parts, a few
+    # hundred bytes to a few kB each: some tens of MB per process at most. The least recently used
+    # third goes when it is full.
+    "OPTIONS": {"MAX_ENTRIES": 30000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:

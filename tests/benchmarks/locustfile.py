@@ -1,7 +1,8 @@
 """A federation's round night for Locust (run by round_night.py, `make load`).
 
 Users, as many of each as the environment says (round_night.py sets them for each step):
-- a secretary per live match (LIVE): logs in, opens the match's protocol page, then saves one deal
+- a secretary per live match (LIVE): signed in before the round began (round_night.py made the
+  session), opens the match's protocol page, then saves one deal
   every 20 seconds through the protocol form, with its CSRF token and the version the page showed,
   as a browser does (a real deal takes about 4 minutes: this is 12 times faster);
 - spectators (SPECTATORS): each loads a live round, standings, match or team page every 10 s;
@@ -24,11 +25,12 @@ import json
 import os
 import random
 import re
+from urllib.parse import urlsplit
 
 from locust import FastHttpUser, constant_pacing, events, task
+from requests.cookies import create_cookie
 
 DATA = json.loads(open(os.environ["ROUND_NIGHT_DATA"], encoding="utf-8").read())
-PASSWORD = DATA["password"]
 ACCOUNTS = itertools.cycle(DATA["accounts"][: int(os.environ.get("LIVE", len(DATA["accounts"])))])
 CONFIRMED = {"saves": 0}
 VERSION = re.compile(r'name="version" value="(\d+)"')
@@ -52,10 +54,8 @@ class Secretary(FastHttpUser):
     def on_start(self):
         account = next(ACCOUNTS)
         self.match = account["match"]
-        page = self.client.get("/accounts/login/", name="login")
-        token = TOKEN.search(page.text).group(1)
-        self.client.post("/accounts/login/", {"username": account["username"], "password": PASSWORD,
-                                              "csrfmiddlewaretoken": token}, name="login")
+        host = urlsplit(self.host).hostname
+        self.client.cookiejar.set_cookie(create_cookie("sessionid", account["session"], domain=host))
         self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
 
     def read_protocol(self, response):

@@ -103,7 +103,7 @@ def main(argv=None) -> int:
             manage("collectstatic", "--noinput", env=env)
             manage("demo", "--scale", "federation", "--fraction", str(args.fraction), "--public-passwords", env=env,
                    timeout=900)  # fmt: skip
-            setup = round_night.SETUP.replace("PASSWORD", repr(round_night.PASSWORD)).replace("LIVE", str(max(steps)))
+            setup = round_night.SETUP.replace("LIVE", str(max(steps)))
             data = round_night.shell(setup, env, "SETUP:")
             round_night.emit("round_night_data", time.perf_counter() - started, "s", None, True,
                              live_matches=len(data["accounts"]), database="postgresql")  # fmt: skip
