@@ -116,6 +116,17 @@ class KeptTable(tables.Table):
             values.append(value)
         return tuple(values)
 
+    def row_cache_key(self, row) -> str:
+        """The key of one drawn row (a django-tables2 BoundRow): what `row_key` says the row shows,
+        with the table's kind, its columns, where links open and the row's even/odd class. When a
+        table's key changes because one row did (a deal saved in one match of a live round), the
+        other rows are taken as kept (templates/django_tables2/canasta.html)."""
+        parts = [
+            type(self).__name__, self.link_target or "", [column.name for column in self.columns],
+            row.get_even_odd_css_class(), self.row_key(row.record),
+        ]  # fmt: skip
+        return hashlib.sha256(repr(parts).encode()).hexdigest()
+
     @cached_property
     def content_key(self) -> str:
         rows = self.data.data

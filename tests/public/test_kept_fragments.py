@@ -162,3 +162,26 @@ def test_a_submitted_result_shows_as_preliminary_beside_the_kept_standings(clien
         live = services.deals_record(match=live, user=secretary, entry=winning_deal(number, "home"), expected_version=None)
     services.match_submit(match=live, user=secretary, expected_version=live.version)
     assert "notice--preliminary" in page(client, "scoring:competition-detail", competition.pk)
+
+
+def test_a_deal_saved_draws_only_its_own_row_of_a_kept_table(client, league):
+    """Round 1 has a played and a live match: after a deal in the live one, its row is drawn anew
+    (with the new total) and the played match's row is taken as kept (django_tables2/canasta.html)."""
+    from unittest import mock
+
+    from scoring.tables import ResultsTable
+
+    competition, live, secretary = league["competition"], league["live"], league["secretary"]
+    before = page(client, "scoring:round-detail", competition.pk, 1)
+    services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                          expected_version=None)
+    with mock.patch.object(ResultsTable, "render_teams", autospec=True, side_effect=ResultsTable.render_teams) as drawn:
+        after = page(client, "scoring:round-detail", competition.pk, 1)
+    assert [call.kwargs["record"].pk for call in drawn.call_args_list] == [live.pk]
+    assert "1\u202f985" in after and "1\u202f985" not in before
+
+    def row_of(html, match):
+        return re.search(rf'<tr [^>]*data-match-id="{match.pk}".*?</tr>', html, re.S).group(0)
+
+    assert row_of(after, league["played"]) == row_of(before, league["played"])
+    assert row_of(after, live) != row_of(before, live)
