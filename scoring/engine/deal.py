@@ -482,10 +482,7 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
     home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
     away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
     # _negative_counts
-    if (
-        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
-        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
-    ):  # fmt: skip
+    if min(home_natural, home_mixed, home_red3, home_penalty, away_natural, away_mixed, away_red3, away_penalty) < 0:
         return False
     home_canastas = home_natural + home_mixed
     away_canastas = away_natural + away_mixed
@@ -500,29 +497,35 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
             return False
     elif out is not None or deal.concealed or (end != END_STOCK and end != END_CLOCK):
         return False
-    naturals = home_natural + away_natural
-    mixed = home_mixed + away_mixed
+    # _canastas_impossible: with no count negative, at most CANASTA_RANKS canastas in all pass
+    # every limit of two packs (11 ranks, 12 wild cards, 7 × 11 = 77 cards of 100 and at most 77
+    # natural ones of 88), which is every deal but the odd one; that one is measured in full.
+    if home_canastas + away_canastas > CANASTA_RANKS:
+        naturals = home_natural + away_natural
+        mixed = home_mixed + away_mixed
+        if not (
+            home_canastas <= CANASTA_RANKS
+            and away_canastas <= CANASTA_RANKS
+            and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
+            and mixed <= WILD_CARDS
+            and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
+            and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
+        ):
+            return False
     home_written, away_written = home.written_score, away.written_score
     return (
-        # _canasta_without_meld
-        (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
-        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
-        # _red_threes
-        and home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES
-        # _canastas_impossible
-        and home_canastas <= CANASTA_RANKS
-        and away_canastas <= CANASTA_RANKS
-        and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
-        and mixed <= WILD_CARDS
-        and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
-        and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
+        # _red_threes: with no count negative, both sides' together within the limit is enough
+        home_red3 + away_red3 <= RED_THREES
         # _card_points_range
         and -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
         and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
         and home_cards + away_cards <= PACK_CARD_POINTS
         # _score_mismatch
-        and (home_written is None or home_written == home_score)
-        and (away_written is None or away_written == away_score)
+        and (home_written == home_score or home_written is None)
+        and (away_written == away_score or away_written is None)
+        # _canasta_without_meld
+        and (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
+        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
         # _clock_not_allowed
         and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
     )
