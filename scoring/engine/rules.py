@@ -16,7 +16,9 @@ the rules it was played under (RULES.md: changing a competition must not rescore
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import asdict, dataclass, fields
+from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -84,6 +86,12 @@ class RuleSet:
         """The step of the opening-minimum table a total is on: its minimum, and the lowest total
         and the first total above that the step covers: every total in that range reads the table
         the same way, so a replay looks it up again only when a total leaves the range."""
+        highs, steps = self._opening_steps
+        return steps[bisect_right(highs, total_before)]
+
+    def _read_opening_table(self, total_before: float) -> tuple[int, float, float]:
+        """opening_step, by reading the table step by step (the definition; _opening_steps lists
+        what it gives from the lowest total up)."""
         minimum = self.opening_table[0][1]
         low = -math.inf
         high = math.inf
@@ -96,6 +104,18 @@ class RuleSet:
                 high = lower_bound
                 break
         return minimum, low, high
+
+    @cached_property
+    def _opening_steps(self) -> tuple[tuple[float, ...], tuple[tuple[int, float, float], ...]]:
+        """Every step of the table as _read_opening_table gives it, from the lowest total up, and
+        the first total above each but the last: a total's step is then found by bisection, not
+        by reading the table again each time a running total leaves its step. Each step begins
+        where the one below ends (its `high`), so the walk covers every total. Kept on the rule
+        set, which never changes (a cached_property writes past the frozen dataclass)."""
+        steps = [self._read_opening_table(-math.inf)]
+        while steps[-1][2] != math.inf:
+            steps.append(self._read_opening_table(steps[-1][2]))
+        return tuple(step[2] for step in steps[:-1]), tuple(steps)
 
     def red_three_points(self, count: int, melded: bool) -> int:
         if count <= 0 or self.red_three == 0:
