@@ -133,34 +133,47 @@ class DealScore:
         return self.home if side == HOME else self.away
 
 
-def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, int, int, int]:
-    """What a side's deal score is made of (rule 34 b): its card points, canasta bonuses, red
-    threes, going out and penalties (as a minus). The deal score is their sum."""
-    entry = deal.home if side == HOME else deal.away
-    canastas = rules.natural_canasta * entry.natural + rules.mixed_canasta * entry.mixed
-    # Whether the side melded matters only for red threes that count (and is the costlier part).
-    red3 = entry.red3
-    red_threes = rules.red_three_points(red3, deal.melded(side)) if red3 > 0 and rules.red_three else 0
-    if deal.out == side:
-        going_out = rules.concealed_going_out if deal.concealed else rules.going_out
-    else:
-        going_out = 0
-    return entry.cards, canastas, red_threes, going_out, -entry.penalty
-
-
-def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
-    parts = side_parts(rules, deal, side)
-    return SideScore(*parts, sum(parts))
+def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
+    """What each side's deal score is made of (rule 34 b), home then away: its card points,
+    canasta bonuses, red threes, going out and penalties (as a minus). A deal score is the sum of
+    its side's parts. Both sides at once: a replay asks this of every deal."""
+    home, away = deal.home, deal.away
+    natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
+    # Whether a side melded matters only for red threes that count (and is the costlier part).
+    red_three = rules.red_three
+    home_red3, away_red3 = home.red3, away.red3
+    home_red_threes = rules.red_three_points(home_red3, deal.melded(HOME)) if home_red3 > 0 and red_three else 0
+    away_red_threes = rules.red_three_points(away_red3, deal.melded(AWAY)) if away_red3 > 0 and red_three else 0
+    out = deal.out
+    going_out = rules.concealed_going_out if deal.concealed else rules.going_out
+    return (
+        (
+            home.cards,
+            natural_canasta * home.natural + mixed_canasta * home.mixed,
+            home_red_threes,
+            going_out if out == HOME else 0,
+            -home.penalty,
+        ),
+        (
+            away.cards,
+            natural_canasta * away.natural + mixed_canasta * away.mixed,
+            away_red_threes,
+            going_out if out == AWAY else 0,
+            -away.penalty,
+        ),
+    )
 
 
 def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
-    return DealScore(score_side(rules, deal, HOME), score_side(rules, deal, AWAY))
+    home, away = deal_parts(rules, deal)
+    return DealScore(SideScore(*home, sum(home)), SideScore(*away, sum(away)))
 
 
 def deal_scores(rules: RuleSet, deal: DealEntry) -> tuple[int, int]:
     """The home and away deal scores of score_deal, without the breakdown (a replay keeps the
     numbers; the breakdown is made again from the entry when asked for)."""
-    return sum(side_parts(rules, deal, HOME)), sum(side_parts(rules, deal, AWAY))
+    home, away = deal_parts(rules, deal)
+    return sum(home), sum(away)
 
 
 def _multiples_of_5(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
