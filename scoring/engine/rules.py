@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_right
 from dataclasses import asdict, dataclass, fields
-from functools import cached_property
 from typing import Any
 
 __all__ = [
@@ -105,17 +104,17 @@ class RuleSet:
                 break
         return minimum, low, high
 
-    @cached_property
-    def _opening_steps(self) -> tuple[tuple[float, ...], tuple[tuple[int, float, float], ...]]:
-        """Every step of the table as _read_opening_table gives it, from the lowest total up, and
-        the first total above each but the last: a total's step is then found by bisection, not
-        by reading the table again each time a running total leaves its step. Each step begins
-        where the one below ends (its `high`), so the walk covers every total. Kept on the rule
-        set, which never changes (a cached_property writes past the frozen dataclass)."""
+    def __post_init__(self) -> None:
+        # Every step of the table as _read_opening_table gives it, from the lowest total up, and
+        # the first total above each but the last: opening_step then finds a total's step by
+        # bisection instead of reading the table again each time a running total leaves its step.
+        # Each step begins where the one below ends (its `high`), so the walk covers every total.
+        # Set once here, through object.__setattr__ as a frozen dataclass must, and not a field:
+        # equality, to_dict and replace() see the table only.
         steps = [self._read_opening_table(-math.inf)]
         while steps[-1][2] != math.inf:
             steps.append(self._read_opening_table(steps[-1][2]))
-        return tuple(step[2] for step in steps[:-1]), tuple(steps)
+        object.__setattr__(self, "_opening_steps", (tuple(step[2] for step in steps[:-1]), tuple(steps)))
 
     def red_three_points(self, count: int, melded: bool) -> int:
         if count <= 0 or self.red_three == 0:
