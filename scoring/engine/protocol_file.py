@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from itertools import cycle, repeat
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 from xml.parsers import expat
@@ -941,31 +941,36 @@ def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
     del cells[:width]
     if cells[read_row.deal :: width] != _DEAL_TEXTS[:count]:
         return None
-    # Every cell read in one pass, row after row, each by its column's cells.
+    # Each column read cell by cell by its column's look-up, straight into the entries (no list of
+    # every value first). A cell not met before stops it with a KeyError: the number columns are
+    # then read by parse_number and remembered, and the text is read again.
     try:
-        values = list(map(dict.__getitem__, cycle(plan.cells), cells))
+        deals = _plain_deals(plan, cells, width, count)
     except KeyError:
         try:
             _learn_numbers(zip(plan.cells, (cells[position::width] for position in range(width))))
-            values = list(map(dict.__getitem__, cycle(plan.cells), cells))
+            deals = _plain_deals(plan, cells, width, count)
         except (_NotPlain, KeyError):
             return None
-    columns = [
-        repeat(absent) if position is None else values[position::width] for position, absent in plan.arguments
-    ]
-    out, concealed, end, minutes, time_up = columns[18:]
-    if read_row.dealt is not None and any(minute is not None and minute < 0 for minute in minutes):
+    if read_row.dealt is not None and any(deal.dealt_minute is not None and deal.dealt_minute < 0 for deal in deals):
         return None
+    return deals
+
+
+def _plain_deals(plan: _PlainPlan, cells: list[str], width: int, count: int) -> list[DealEntry]:
+    """The deals of the cells of a plain text, row after row, by the plan of its header; KeyError
+    for a cell the plan's look-ups do not know."""
+    known = plan.cells
+    columns = [
+        repeat(absent) if position is None else map(known[position].__getitem__, cells[position::width])
+        for position, absent in plan.arguments
+    ]
     return list(
         map(
             DealEntry,
             range(1, count + 1),
             map(SideEntry, *columns[:9]),
             map(SideEntry, *columns[9:18]),
-            out,
-            concealed,
-            end,
-            minutes,
-            time_up,
+            *columns[18:],
         )
     )
