@@ -498,11 +498,9 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
         return False
     home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
     away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
-    # _negative_counts
-    if (
-        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
-        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
-    ):  # fmt: skip
+    # _negative_counts: whole numbers OR-ed bit by bit make a negative number exactly when one of
+    # them is negative
+    if (home_natural | home_mixed | home_red3 | home_penalty | away_natural | away_mixed | away_red3 | away_penalty) < 0:
         return False
     home_canastas = home_natural + home_mixed
     away_canastas = away_natural + away_mixed
