@@ -18,6 +18,8 @@ from scoring.engine.deal import (
     DEAL_CHECKS,
     DEAL_WARNINGS,
     FAST_PATH_COVERS,
+    deal_parts,
+    deal_scores,
     deal_warnings,
     passes_deal_checks,
     passes_deal_warnings,
@@ -189,6 +191,17 @@ def test_the_fast_path_agrees_with_every_check(rules, deal, data):
     assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (errors == []), errors
     warnings = deal_warnings(rules, deal, score)
     assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (warnings == []), warnings
+
+
+@settings(max_examples=1000, deadline=None)
+@given(rules=rule_sets, deal=st.one_of(arbitrary_deals, deals_at_the_edges()))
+def test_the_deal_scores_of_replay_are_the_sums_of_the_parts(rules, deal):
+    """deal_scores adds up each side's score in one expression; deal_parts (rule 34 b) is the
+    definition, and the breakdown of score_deal."""
+    home, away = deal_parts(rules, deal)
+    assert deal_scores(rules, deal) == (sum(home), sum(away))
+    score = score_deal(rules, deal)
+    assert (score.home.score, score.away.score) == (sum(home), sum(away))
 
 
 def one_change(rules, base: DealEntry):
