@@ -136,7 +136,8 @@ class DealScore:
 def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
     """What each side's deal score is made of (rule 34 b), home then away: its card points,
     canasta bonuses, red threes, going out and penalties (as a minus). A deal score is the sum of
-    its side's parts. Both sides at once: a replay asks this of every deal."""
+    its side's parts: the definition, which score_deal gives as the breakdown and deal_scores
+    adds up."""
     home, away = deal.home, deal.away
     natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
     # Whether a side melded matters only for red threes that count (and is the costlier part).
