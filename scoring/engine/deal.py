@@ -496,10 +496,11 @@ def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = Non
 
 
 # -- the fast path: most deals of a season pass every check ---------------------------------------
-# `match.replay` asks `passes_deal_checks` and `passes_deal_warnings` first and runs the checks
-# themselves only for a deal that does not pass, so what is reported still comes from DEAL_CHECKS
-# and DEAL_WARNINGS alone. Each line below is the condition under which the check it names returns
-# NO_PROBLEMS, in one expression instead of a call per check; they agree with the checks on
+# `match.replay` asks `passes_deal_checks` first and runs the checks themselves only for a deal
+# that does not pass, and runs only the warnings `deal_warnings_to_run` names, so what is reported
+# still comes from DEAL_CHECKS and DEAL_WARNINGS alone. Each line below is the condition under
+# which the check it names returns NO_PROBLEMS, in one expression instead of a call per check
+# (`passes_deal_warnings` is `deal_warnings_to_run` naming none); they agree with the checks on
 # arbitrary integers (tests/engine/test_checks_property.py), and FAST_PATH_COVERS names the checks
 # they stand for, so a check added to either tuple without a line here fails a test.
 
@@ -567,25 +568,37 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
 
 def passes_deal_warnings(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
     """Exactly `not deal_warnings(rules, deal, score)`, for the deal scores of `score`."""
+    return not deal_warnings_to_run(rules, deal, home_score, away_score)
+
+
+def deal_warnings_to_run(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> Sequence:
+    """The checks of DEAL_WARNINGS that find something in the deal, in their order, for the deal
+    scores of `score`: every other one returns NO_PROBLEMS for it, so replay runs only these (a
+    deal with a warning has one, most often)."""
     home, away = deal.home, deal.away
     home_red3, away_red3 = home.red3, away.red3
-    return (
-        # _deal_score_high
-        home_score <= HIGH_DEAL_SCORE
-        and away_score <= HIGH_DEAL_SCORE
-        # _penalty_unusual
-        and not (home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP)
-        # _red_threes_not_counted, _melded_assumed: no red threes, or red threes that count for
-        # sides whose melding is written or plain
-        and (
-            (home_red3 <= 0 and away_red3 <= 0)
-            or (
-                bool(rules.red_three)
-                and (home_red3 <= 0 or home.melded is not None or deal.melded(HOME))
-                and (away_red3 <= 0 or away.melded is not None or deal.melded(AWAY))
-            )
-        )
-    )
+    # _deal_score_high
+    high = home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE
+    # _penalty_unusual
+    unusual = home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP
+    if not (high or unusual or home_red3 > 0 or away_red3 > 0):
+        return ()
+    found = []
+    if high:
+        found.append(_deal_score_high)
+    if unusual:
+        found.append(_penalty_unusual)
+    if home_red3 > 0 or away_red3 > 0:
+        if not rules.red_three:
+            # _red_threes_not_counted
+            found.append(_red_threes_not_counted)
+        elif (home_red3 > 0 and home.melded is None and not deal.melded(HOME)) or (
+            away_red3 > 0 and away.melded is None and not deal.melded(AWAY)
+        ):
+            # _melded_assumed: red threes that count, for a side whose melding is neither
+            # written nor plain
+            found.append(_melded_assumed)
+    return found
 
 
 # The checks the fast path stands for; a test holds this to DEAL_CHECKS and DEAL_WARNINGS.

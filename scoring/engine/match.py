@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 
 from .deal import (
     DEAL_CHECKS,
-    DEAL_WARNINGS,
     END_CLOCK,
     NO_PROBLEMS,
     DealEntry,
     DealScore,
     deal_scores,
+    deal_warnings_to_run,
     passes_deal_checks,
-    passes_deal_warnings,
     run_checks,
     score_deal,
 )
@@ -208,17 +207,15 @@ def replay(
         if not away_low <= away_total < away_high:
             away_min, away_low, away_high = rules.opening_step(away_total)
         home_score, away_score = deal_scores(rules, deal)
-        # Most deals pass every check: the checks run only for those that may not (deal.py). A
-        # deal without problems shares the one empty tuple; the rare problem found below makes a
-        # new tuple.
+        # Most deals pass every check: the checks run only for those that may not, and of the
+        # warnings only those that find something (deal.py). A deal without problems shares the
+        # one empty tuple; the rare problem found below makes a new tuple.
         if passes_deal_checks(rules, deal, home_score, away_score):
             errors = NO_PROBLEMS
         else:
             errors = tuple(run_checks(DEAL_CHECKS, rules, deal, (home_score, away_score)))
-        if passes_deal_warnings(rules, deal, home_score, away_score):
-            warnings = NO_PROBLEMS
-        else:
-            warnings = tuple(run_checks(DEAL_WARNINGS, rules, deal, (home_score, away_score)))
+        found = deal_warnings_to_run(rules, deal, home_score, away_score)
+        warnings = tuple(run_checks(found, rules, deal, (home_score, away_score))) if found else NO_PROBLEMS
         home_entry, away_entry = deal.home, deal.away
 
         written = home_entry.written_min

@@ -21,6 +21,7 @@ from scoring.engine.deal import (
     deal_parts,
     deal_scores,
     deal_warnings,
+    deal_warnings_to_run,
     passes_deal_checks,
     passes_deal_warnings,
 )
@@ -191,6 +192,14 @@ def test_the_fast_path_agrees_with_every_check(rules, deal, data):
     assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (errors == []), errors
     warnings = deal_warnings(rules, deal, score)
     assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (warnings == []), warnings
+    assert_warnings_to_run_are_those_that_warn(rules, deal, score)
+
+
+def assert_warnings_to_run_are_those_that_warn(rules, deal, score):
+    """deal_warnings_to_run names exactly the warnings that find something, in their order."""
+    scores = (score.home.score, score.away.score)
+    to_run = deal_warnings_to_run(rules, deal, *scores)
+    assert list(to_run) == [check for check in DEAL_WARNINGS if check(rules, deal, scores)], deal
 
 
 @settings(max_examples=1000, deadline=None)
@@ -242,6 +251,7 @@ def test_the_fast_path_agrees_at_every_edge(rules):
             score = score_deal(rules, deal)
             assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (check_deal(rules, deal, score) == []), deal
             assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (deal_warnings(rules, deal, score) == []), deal
+            assert_warnings_to_run_are_those_that_warn(rules, deal, score)
 
 
 def test_the_fast_path_stands_for_every_check_and_warning():
