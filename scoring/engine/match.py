@@ -279,7 +279,7 @@ def replay(
             # clock ended it too (RULES.md, the end of a match).
             if home_total >= target or away_total >= target:
                 end = END_TARGET
-            elif has_clock and (deal.time_up or deal.effective_end == END_CLOCK):
+            elif has_clock and (deal.time_up or deal.end == END_CLOCK):  # only a written end is the clock
                 end = MATCH_END_CLOCK
             if end is not None:
                 end_deal = deal.number
