@@ -7,8 +7,6 @@ turns a code into a sentence. Every message names where the problem is: the deal
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django.utils.translation import get_language, gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.problems import Problem
@@ -163,16 +161,33 @@ def problem_message(problem: Problem, deal_number: int | None = None) -> str:
 
 # Messages worded once per language and kept: a season's protocol files repeat the same few
 # problems (the same warning on deal 3 of a thousand files), and wording one takes several
-# translation look-ups. The catalogues do not change while the process runs.
+# translation look-ups. The catalogues do not change while the process runs. Kept in a plain dict
+# under a key made in one expression (a report asks for a message for every fourth deal); when it
+# is full, further messages are worded each time.
 _KEPT_MESSAGES = 8192
+_kept_messages: dict[tuple, str] = {}
 
 
-@lru_cache(maxsize=_KEPT_MESSAGES)
-def _kept_message(
-    language: str | None, code: str, side: str | None, field: str | None, params: tuple, types: tuple,
-    deal_number: int | None,
-) -> str:
-    return problem_message(Problem(code, side, field, dict(params)), deal_number)
+def kept_problem_message(problem: Problem, deal_number: int | None, language: str | None) -> str:
+    """problem_message, in `language` (the active one, which the caller has asked for), worded
+    once and kept."""
+    params = problem.params
+    # Each value's type is part of the key: 50 and 50.0 are equal but read differently. Every
+    # item is a pair and every type is not, so keys of different params cannot meet.
+    key = (
+        language, deal_number, problem.code, problem.side, problem.field,
+        *params.items(), *map(type, params.values()),
+    )  # fmt: skip
+    try:
+        return _kept_messages[key]
+    except KeyError:
+        pass
+    except TypeError:  # a value that cannot be a key (none of the engine's are)
+        return problem_message(problem, deal_number)
+    message = problem_message(problem, deal_number)
+    if len(_kept_messages) < _KEPT_MESSAGES:
+        _kept_messages[key] = message
+    return message
 
 
 def problem_messages(problems, deal_number: int | None = None, language: str | None = None) -> list[str]:
@@ -180,19 +195,7 @@ def problem_messages(problems, deal_number: int | None = None, language: str | N
     asked get_language already), for many files at once."""
     if language is None:
         language = get_language()
-    messages = []
-    for problem in problems:
-        try:
-            # Each value's type is part of the key: 50 and 50.0 are equal but read differently.
-            params = problem.params
-            message = _kept_message(
-                language, problem.code, problem.side, problem.field,
-                tuple(params.items()), tuple(map(type, params.values())), deal_number,
-            )  # fmt: skip
-        except TypeError:  # a value that cannot be a key (none of the engine's are)
-            message = problem_message(problem, deal_number)
-        messages.append(message)
-    return messages
+    return [kept_problem_message(problem, deal_number, language) for problem in problems]
 
 
 def file_error_message(error: ProtocolFileError) -> str:

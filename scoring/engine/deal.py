@@ -133,34 +133,67 @@ class DealScore:
         return self.home if side == HOME else self.away
 
 
-def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, int, int, int]:
-    """What a side's deal score is made of (rule 34 b): its card points, canasta bonuses, red
-    threes, going out and penalties (as a minus). The deal score is their sum."""
-    entry = deal.home if side == HOME else deal.away
-    canastas = rules.natural_canasta * entry.natural + rules.mixed_canasta * entry.mixed
-    # Whether the side melded matters only for red threes that count (and is the costlier part).
-    red3 = entry.red3
-    red_threes = rules.red_three_points(red3, deal.melded(side)) if red3 > 0 and rules.red_three else 0
-    if deal.out == side:
-        going_out = rules.concealed_going_out if deal.concealed else rules.going_out
-    else:
-        going_out = 0
-    return entry.cards, canastas, red_threes, going_out, -entry.penalty
-
-
-def score_side(rules: RuleSet, deal: DealEntry, side: str) -> SideScore:
-    parts = side_parts(rules, deal, side)
-    return SideScore(*parts, sum(parts))
+def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
+    """What each side's deal score is made of (rule 34 b), home then away: its card points,
+    canasta bonuses, red threes, going out and penalties (as a minus). A deal score is the sum of
+    its side's parts: the definition, which score_deal gives as the breakdown and deal_scores
+    adds up."""
+    home, away = deal.home, deal.away
+    natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
+    # Whether a side melded matters only for red threes that count (and is the costlier part).
+    red_three = rules.red_three
+    home_red3, away_red3 = home.red3, away.red3
+    home_red_threes = rules.red_three_points(home_red3, deal.melded(HOME)) if home_red3 > 0 and red_three else 0
+    away_red_threes = rules.red_three_points(away_red3, deal.melded(AWAY)) if away_red3 > 0 and red_three else 0
+    out = deal.out
+    going_out = rules.concealed_going_out if deal.concealed else rules.going_out
+    return (
+        (
+            home.cards,
+            natural_canasta * home.natural + mixed_canasta * home.mixed,
+            home_red_threes,
+            going_out if out == HOME else 0,
+            -home.penalty,
+        ),
+        (
+            away.cards,
+            natural_canasta * away.natural + mixed_canasta * away.mixed,
+            away_red_threes,
+            going_out if out == AWAY else 0,
+            -away.penalty,
+        ),
+    )
 
 
 def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
-    return DealScore(score_side(rules, deal, HOME), score_side(rules, deal, AWAY))
+    home, away = deal_parts(rules, deal)
+    return DealScore(SideScore(*home, sum(home)), SideScore(*away, sum(away)))
 
 
 def deal_scores(rules: RuleSet, deal: DealEntry) -> tuple[int, int]:
     """The home and away deal scores of score_deal, without the breakdown (a replay keeps the
-    numbers; the breakdown is made again from the entry when asked for)."""
-    return sum(side_parts(rules, deal, HOME)), sum(side_parts(rules, deal, AWAY))
+    numbers; the breakdown is made again from the entry when asked for).
+
+    The sums of deal_parts, added up in one expression per side rather than by making the parts:
+    a replay asks this of every deal. tests/engine/test_checks_property.py holds the two equal
+    over arbitrary integers and words."""
+    home, away = deal.home, deal.away
+    natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
+    home_score = home.cards + natural_canasta * home.natural + mixed_canasta * home.mixed - home.penalty
+    away_score = away.cards + natural_canasta * away.natural + mixed_canasta * away.mixed - away.penalty
+    out = deal.out
+    if out is not None:
+        going_out = rules.concealed_going_out if deal.concealed else rules.going_out
+        if out == HOME:
+            home_score += going_out
+        elif out == AWAY:
+            away_score += going_out
+    if rules.red_three:
+        if home.red3 > 0:
+            home_score += rules.red_three_points(home.red3, deal.melded(HOME))
+        if away.red3 > 0:
+            away_score += rules.red_three_points(away.red3, deal.melded(AWAY))
+    return home_score, away_score
 
 
 def _multiples_of_5(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
@@ -463,10 +496,11 @@ def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = Non
 
 
 # -- the fast path: most deals of a season pass every check ---------------------------------------
-# `match.replay` asks `passes_deal_checks` and `passes_deal_warnings` first and runs the checks
-# themselves only for a deal that does not pass, so what is reported still comes from DEAL_CHECKS
-# and DEAL_WARNINGS alone. Each line below is the condition under which the check it names returns
-# NO_PROBLEMS, in one expression instead of a call per check; they agree with the checks on
+# `match.replay` asks `passes_deal_checks` first and runs the checks themselves only for a deal
+# that does not pass, and runs only the warnings `deal_warnings_to_run` names, so what is reported
+# still comes from DEAL_CHECKS and DEAL_WARNINGS alone. Each line below is the condition under
+# which the check it names returns NO_PROBLEMS, in one expression instead of a call per check
+# (`passes_deal_warnings` is `deal_warnings_to_run` naming none); they agree with the checks on
 # arbitrary integers (tests/engine/test_checks_property.py), and FAST_PATH_COVERS names the checks
 # they stand for, so a check added to either tuple without a line here fails a test.
 
@@ -481,11 +515,9 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
         return False
     home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
     away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
-    # _negative_counts
-    if (
-        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
-        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
-    ):  # fmt: skip
+    # _negative_counts: whole numbers OR-ed bit by bit make a negative number exactly when one of
+    # them is negative
+    if (home_natural | home_mixed | home_red3 | home_penalty | away_natural | away_mixed | away_red3 | away_penalty) < 0:
         return False
     home_canastas = home_natural + home_mixed
     away_canastas = away_natural + away_mixed
@@ -500,29 +532,35 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
             return False
     elif out is not None or deal.concealed or (end != END_STOCK and end != END_CLOCK):
         return False
-    naturals = home_natural + away_natural
-    mixed = home_mixed + away_mixed
+    # _canastas_impossible: with no count negative, at most CANASTA_RANKS canastas in all pass
+    # every limit of two packs (11 ranks, 12 wild cards, 7 × 11 = 77 cards of 100 and at most 77
+    # natural ones of 88), which is every deal but the odd one; that one is measured in full.
+    if home_canastas + away_canastas > CANASTA_RANKS:
+        naturals = home_natural + away_natural
+        mixed = home_mixed + away_mixed
+        if not (
+            home_canastas <= CANASTA_RANKS
+            and away_canastas <= CANASTA_RANKS
+            and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
+            and mixed <= WILD_CARDS
+            and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
+            and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
+        ):
+            return False
     home_written, away_written = home.written_score, away.written_score
     return (
-        # _canasta_without_meld
-        (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
-        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
-        # _red_threes
-        and home_red3 + away_red3 <= RED_THREES and home_red3 <= RED_THREES and away_red3 <= RED_THREES
-        # _canastas_impossible
-        and home_canastas <= CANASTA_RANKS
-        and away_canastas <= CANASTA_RANKS
-        and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
-        and mixed <= WILD_CARDS
-        and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
-        and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
+        # _red_threes: with no count negative, both sides' together within the limit is enough
+        home_red3 + away_red3 <= RED_THREES
         # _card_points_range
         and -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
         and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
         and home_cards + away_cards <= PACK_CARD_POINTS
         # _score_mismatch
-        and (home_written is None or home_written == home_score)
-        and (away_written is None or away_written == away_score)
+        and (home_written == home_score or home_written is None)
+        and (away_written == away_score or away_written is None)
+        # _canasta_without_meld
+        and (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
+        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
         # _clock_not_allowed
         and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
     )
@@ -530,25 +568,37 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
 
 def passes_deal_warnings(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
     """Exactly `not deal_warnings(rules, deal, score)`, for the deal scores of `score`."""
+    return not deal_warnings_to_run(rules, deal, home_score, away_score)
+
+
+def deal_warnings_to_run(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> Sequence:
+    """The checks of DEAL_WARNINGS that find something in the deal, in their order, for the deal
+    scores of `score`: every other one returns NO_PROBLEMS for it, so replay runs only these (a
+    deal with a warning has one, most often)."""
     home, away = deal.home, deal.away
     home_red3, away_red3 = home.red3, away.red3
-    return (
-        # _deal_score_high
-        home_score <= HIGH_DEAL_SCORE
-        and away_score <= HIGH_DEAL_SCORE
-        # _penalty_unusual
-        and not (home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP)
-        # _red_threes_not_counted, _melded_assumed: no red threes, or red threes that count for
-        # sides whose melding is written or plain
-        and (
-            (home_red3 <= 0 and away_red3 <= 0)
-            or (
-                bool(rules.red_three)
-                and (home_red3 <= 0 or home.melded is not None or deal.melded(HOME))
-                and (away_red3 <= 0 or away.melded is not None or deal.melded(AWAY))
-            )
-        )
-    )
+    # _deal_score_high
+    high = home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE
+    # _penalty_unusual
+    unusual = home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP
+    if not (high or unusual or home_red3 > 0 or away_red3 > 0):
+        return ()
+    found = []
+    if high:
+        found.append(_deal_score_high)
+    if unusual:
+        found.append(_penalty_unusual)
+    if home_red3 > 0 or away_red3 > 0:
+        if not rules.red_three:
+            # _red_threes_not_counted
+            found.append(_red_threes_not_counted)
+        elif (home_red3 > 0 and home.melded is None and not deal.melded(HOME)) or (
+            away_red3 > 0 and away.melded is None and not deal.melded(AWAY)
+        ):
+            # _melded_assumed: red threes that count, for a side whose melding is neither
+            # written nor plain
+            found.append(_melded_assumed)
+    return found
 
 
 # The checks the fast path stands for; a test holds this to DEAL_CHECKS and DEAL_WARNINGS.

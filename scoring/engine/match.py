@@ -24,15 +24,13 @@ from dataclasses import dataclass, field
 
 from .deal import (
     DEAL_CHECKS,
-    DEAL_WARNINGS,
     END_CLOCK,
     NO_PROBLEMS,
     DealEntry,
     DealScore,
-    SideEntry,
     deal_scores,
+    deal_warnings_to_run,
     passes_deal_checks,
-    passes_deal_warnings,
     run_checks,
     score_deal,
 )
@@ -185,7 +183,7 @@ def replay(
     """
     home_total, away_total = start_total
     # The totals before each deal as the protocol has them: written where written, otherwise
-    # computed (rule 35 b; see _written_basis).
+    # computed (rule 35 b; see the running totals below).
     home_basis = home_total if written_before[0] is None else written_before[0]
     away_basis = away_total if written_before[1] is None else written_before[1]
     replayed: list[ReplayedDeal] = []
@@ -209,17 +207,15 @@ def replay(
         if not away_low <= away_total < away_high:
             away_min, away_low, away_high = rules.opening_step(away_total)
         home_score, away_score = deal_scores(rules, deal)
-        # Most deals pass every check: the checks run only for those that may not (deal.py). A
-        # deal without problems shares the one empty tuple; the rare problem found below makes a
-        # new tuple.
+        # Most deals pass every check: the checks run only for those that may not, and of the
+        # warnings only those that find something (deal.py). A deal without problems shares the
+        # one empty tuple; the rare problem found below makes a new tuple.
         if passes_deal_checks(rules, deal, home_score, away_score):
             errors = NO_PROBLEMS
         else:
             errors = tuple(run_checks(DEAL_CHECKS, rules, deal, (home_score, away_score)))
-        if passes_deal_warnings(rules, deal, home_score, away_score):
-            warnings = NO_PROBLEMS
-        else:
-            warnings = tuple(run_checks(DEAL_WARNINGS, rules, deal, (home_score, away_score)))
+        found = deal_warnings_to_run(rules, deal, home_score, away_score)
+        warnings = tuple(run_checks(found, rules, deal, (home_score, away_score))) if found else NO_PROBLEMS
         home_entry, away_entry = deal.home, deal.away
 
         written = home_entry.written_min
@@ -231,12 +227,28 @@ def replay(
 
         home_total += home_score
         away_total += away_score
-        home_basis, home_slip = _written_basis(home_basis, home_entry, home_score, home_total)
-        away_basis, away_slip = _written_basis(away_basis, away_entry, away_score, away_total)
-        if home_slip is not None:
-            errors += (Problem("total-mismatch", HOME, "home_total", home_slip),)
-        if away_slip is not None:
-            errors += (Problem("total-mismatch", AWAY, "away_total", away_slip),)
+        # Each side's total after the deal as the protocol has it, and a slip of addition where its
+        # written total is not the total before plus the deal score, both as written where written
+        # (otherwise computed). Judged this way (rule 35 b) a slip is reported once, at the deal
+        # where it was made: the next deal's written total adds up from the written one, as the
+        # players kept it. The computed totals are still the ones shown and counted: arithmetic
+        # errors are always corrected.
+        written = home_entry.written_total
+        if written is None:
+            home_basis = home_total
+        else:
+            score = home_score if home_entry.written_score is None else home_entry.written_score
+            if written != home_basis + score:
+                errors += (_total_problem(HOME, written, home_basis, score, home_total),)
+            home_basis = written
+        written = away_entry.written_total
+        if written is None:
+            away_basis = away_total
+        else:
+            score = away_score if away_entry.written_score is None else away_entry.written_score
+            if written != away_basis + score:
+                errors += (_total_problem(AWAY, written, away_basis, score, away_total),)
+            away_basis = written
 
         if end is not None:
             errors += (Problem("after-match-end", None, "deal", {"end_deal": end_deal}),)
@@ -267,7 +279,7 @@ def replay(
             # clock ended it too (RULES.md, the end of a match).
             if home_total >= target or away_total >= target:
                 end = END_TARGET
-            elif has_clock and (deal.time_up or deal.effective_end == END_CLOCK):
+            elif has_clock and (deal.time_up or deal.end == END_CLOCK):  # only a written end is the clock
                 end = MATCH_END_CLOCK
             if end is not None:
                 end_deal = deal.number
@@ -307,32 +319,11 @@ def _minimum_problem(side: str, written: int, computed: int, total: int) -> Prob
     return Problem("opening-minimum", side, f"{side}_min", {"written": written, "computed": computed, "total": total})
 
 
-def _written_basis(
-    basis: int, entry: SideEntry, computed_score: int, computed_total: int
-) -> tuple[int, dict[str, int] | None]:
-    """The side's total after a deal as the protocol has it, and the slip of addition if its
-    written total is not the total before plus the deal score, both as written where written
-    (otherwise computed).
-
-    Judged this way (rule 35 b) a slip is reported once, at the deal where it was made: the next
-    deal's written total adds up from the written one, as the players kept it. The computed totals
-    are still the ones shown and counted: arithmetic errors are always corrected.
-    """
-    written_total = entry.written_total
-    if written_total is None:
-        return computed_total, None
-    score = computed_score if entry.written_score is None else entry.written_score
-    expected = basis + score
-    if written_total == expected:
-        return written_total, None
-    slip = {
-        "written": written_total,
-        "expected": expected,
-        "before": basis,
-        "score": score,
-        "computed": computed_total,
-    }
-    return written_total, slip
+def _total_problem(side: str, written: int, before: int, score: int, computed: int) -> Problem:
+    """A written running total that is not the total before it plus the deal score, both as
+    written where written (rule 35 b): the slip of addition, where it was made."""
+    slip = {"written": written, "expected": before + score, "before": before, "score": score, "computed": computed}
+    return Problem("total-mismatch", side, f"{side}_total", slip)
 
 
 def replay_next(

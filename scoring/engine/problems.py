@@ -46,7 +46,10 @@ WARNING_CODES = (
 )
 
 
-@dataclass(frozen=True)
+# Never changed once made, like the engine's other values (deal.py), but not declared frozen: a
+# frozen dataclass sets each field through object.__setattr__, and a season's files make a problem
+# for every fourth deal. Equal and hashed by code, side and field, as before.
+@dataclass(slots=True, unsafe_hash=True)
 class Problem:
     code: str
     side: str | None = None

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from itertools import cycle, repeat
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 from xml.parsers import expat
@@ -847,6 +847,8 @@ _LONGEST_HEADER_CELL = 100
 _NUMBER_CELLS: dict[str, int] = {}
 _COUNT_CELLS: dict[str, int | None] = {"": 0}
 _WRITTEN_CELLS: dict[str, int | None] = {"": None}
+# The minute a deal was dealt: as a written number, but never below 0 (_parse_minute refuses it).
+_MINUTE_CELLS: dict[str, int | None] = {"": None}
 # The words of the other columns, each as the row-by-row reader reads it (so they cannot differ).
 _YES_NO_WORDS = ("", *sorted(_YES), *sorted(_NO))
 _MELDED_CELLS = {word: None if word == "" else _parse_yes_no(word, 0, "") for word in _YES_NO_WORDS}
@@ -873,13 +875,20 @@ class _PlainPlan:
                           (written_min, _WRITTEN_CELLS, None), (written_score, _WRITTEN_CELLS, None),
                           (written_total, _WRITTEN_CELLS, None)]  # fmt: skip
         arguments += [(read_row.out, _OUT_CELLS, None), (read_row.concealed, _FLAG_CELLS, False),
-                      (read_row.end, _END_CELLS, None), (read_row.dealt, _WRITTEN_CELLS, None),
+                      (read_row.end, _END_CELLS, None), (read_row.dealt, _MINUTE_CELLS, None),
                       (read_row.time_up, _FLAG_CELLS, False)]  # fmt: skip
         for position, known, _absent in arguments:
             if position is not None:
                 readers[position] = known
         self.cells = tuple(readers[position] for position in range(read_row.width))
-        self.arguments = [(position, absent) for position, _known, absent in arguments]
+        # The arguments whose columns are in the file: each column's cells cut from the row-after-
+        # row list at once (`columns`) and the look-up that reads them (`readers`); and where the
+        # others go in the arguments, with their value.
+        present = [(position, known) for position, known, _absent in arguments if position is not None]
+        width = read_row.width
+        self.columns = itemgetter(*[slice(position, None, width) for position, _known in present])
+        self.readers = tuple(known.__getitem__ for _position, known in present)
+        self.absent = [(index, absent) for index, (position, _known, absent) in enumerate(arguments) if position is None]
 
 
 @lru_cache(maxsize=64)
@@ -902,7 +911,10 @@ def _learn_numbers(columns: Iterable[tuple[dict[str, Any], list[str]]]) -> None:
     """Read by parse_number the cells of number columns not met before, and remember them; raise
     _NotPlain for a cell that is not a number (or is blank), or when enough are remembered."""
     for cells, texts in columns:
-        if cells is not _NUMBER_CELLS and cells is not _COUNT_CELLS and cells is not _WRITTEN_CELLS:
+        if (
+            cells is not _NUMBER_CELLS and cells is not _COUNT_CELLS and cells is not _WRITTEN_CELLS
+            and cells is not _MINUTE_CELLS
+        ):  # fmt: skip
             continue
         for text in texts:
             if text in cells:
@@ -914,6 +926,10 @@ def _learn_numbers(columns: Iterable[tuple[dict[str, Any], list[str]]]) -> None:
             if value is None or len(_NUMBER_CELLS) >= _KNOWN_NUMBERS_LIMIT:
                 raise _NotPlain
             _NUMBER_CELLS[text] = _COUNT_CELLS[text] = _WRITTEN_CELLS[text] = value
+            if value >= 0:
+                _MINUTE_CELLS[text] = value
+            elif cells is _MINUTE_CELLS:
+                raise _NotPlain
 
 
 def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
@@ -941,31 +957,32 @@ def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
     del cells[:width]
     if cells[read_row.deal :: width] != _DEAL_TEXTS[:count]:
         return None
-    # Every cell read in one pass, row after row, each by its column's cells.
+    # Each column read cell by cell by its column's look-up, straight into the entries (no list of
+    # every value first). A cell not met before stops it with a KeyError: the number columns are
+    # then read by parse_number and remembered, and the text is read again.
     try:
-        values = list(map(dict.__getitem__, cycle(plan.cells), cells))
+        deals = _plain_deals(plan, cells, count)
     except KeyError:
         try:
             _learn_numbers(zip(plan.cells, (cells[position::width] for position in range(width))))
-            values = list(map(dict.__getitem__, cycle(plan.cells), cells))
+            deals = _plain_deals(plan, cells, count)
         except (_NotPlain, KeyError):
             return None
-    columns = [
-        repeat(absent) if position is None else values[position::width] for position, absent in plan.arguments
-    ]
-    out, concealed, end, minutes, time_up = columns[18:]
-    if read_row.dealt is not None and any(minute is not None and minute < 0 for minute in minutes):
-        return None
+    return deals
+
+
+def _plain_deals(plan: _PlainPlan, cells: list[str], count: int) -> list[DealEntry]:
+    """The deals of the cells of a plain text, row after row, by the plan of its header; KeyError
+    for a cell the plan's look-ups do not know."""
+    columns = list(map(map, plan.readers, plan.columns(cells)))
+    for index, absent in plan.absent:
+        columns.insert(index, repeat(absent))
     return list(
         map(
             DealEntry,
             range(1, count + 1),
             map(SideEntry, *columns[:9]),
             map(SideEntry, *columns[9:18]),
-            out,
-            concealed,
-            end,
-            minutes,
-            time_up,
+            *columns[18:],
         )
     )

@@ -16,6 +16,7 @@ the rules it was played under (RULES.md: changing a competition must not rescore
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
@@ -84,6 +85,12 @@ class RuleSet:
         """The step of the opening-minimum table a total is on: its minimum, and the lowest total
         and the first total above that the step covers: every total in that range reads the table
         the same way, so a replay looks it up again only when a total leaves the range."""
+        highs, steps = self._opening_steps
+        return steps[bisect_right(highs, total_before)]
+
+    def _read_opening_table(self, total_before: float) -> tuple[int, float, float]:
+        """opening_step, by reading the table step by step (the definition; _opening_steps lists
+        what it gives from the lowest total up)."""
         minimum = self.opening_table[0][1]
         low = -math.inf
         high = math.inf
@@ -96,6 +103,18 @@ class RuleSet:
                 high = lower_bound
                 break
         return minimum, low, high
+
+    def __post_init__(self) -> None:
+        # Every step of the table as _read_opening_table gives it, from the lowest total up, and
+        # the first total above each but the last: opening_step then finds a total's step by
+        # bisection instead of reading the table again each time a running total leaves its step.
+        # Each step begins where the one below ends (its `high`), so the walk covers every total.
+        # Set once here, through object.__setattr__ as a frozen dataclass must, and not a field:
+        # equality, to_dict and replace() see the table only.
+        steps = [self._read_opening_table(-math.inf)]
+        while steps[-1][2] != math.inf:
+            steps.append(self._read_opening_table(steps[-1][2]))
+        object.__setattr__(self, "_opening_steps", (tuple(step[2] for step in steps[:-1]), tuple(steps)))
 
     def red_three_points(self, count: int, melded: bool) -> int:
         if count <= 0 or self.red_three == 0:

@@ -18,7 +18,10 @@ from scoring.engine.deal import (
     DEAL_CHECKS,
     DEAL_WARNINGS,
     FAST_PATH_COVERS,
+    deal_parts,
+    deal_scores,
     deal_warnings,
+    deal_warnings_to_run,
     passes_deal_checks,
     passes_deal_warnings,
 )
@@ -189,6 +192,25 @@ def test_the_fast_path_agrees_with_every_check(rules, deal, data):
     assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (errors == []), errors
     warnings = deal_warnings(rules, deal, score)
     assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (warnings == []), warnings
+    assert_warnings_to_run_are_those_that_warn(rules, deal, score)
+
+
+def assert_warnings_to_run_are_those_that_warn(rules, deal, score):
+    """deal_warnings_to_run names exactly the warnings that find something, in their order."""
+    scores = (score.home.score, score.away.score)
+    to_run = deal_warnings_to_run(rules, deal, *scores)
+    assert list(to_run) == [check for check in DEAL_WARNINGS if check(rules, deal, scores)], deal
+
+
+@settings(max_examples=1000, deadline=None)
+@given(rules=rule_sets, deal=st.one_of(arbitrary_deals, deals_at_the_edges()))
+def test_the_deal_scores_of_replay_are_the_sums_of_the_parts(rules, deal):
+    """deal_scores adds up each side's score in one expression; deal_parts (rule 34 b) is the
+    definition, and the breakdown of score_deal."""
+    home, away = deal_parts(rules, deal)
+    assert deal_scores(rules, deal) == (sum(home), sum(away))
+    score = score_deal(rules, deal)
+    assert (score.home.score, score.away.score) == (sum(home), sum(away))
 
 
 def one_change(rules, base: DealEntry):
@@ -229,6 +251,7 @@ def test_the_fast_path_agrees_at_every_edge(rules):
             score = score_deal(rules, deal)
             assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (check_deal(rules, deal, score) == []), deal
             assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (deal_warnings(rules, deal, score) == []), deal
+            assert_warnings_to_run_are_those_that_warn(rules, deal, score)
 
 
 def test_the_fast_path_stands_for_every_check_and_warning():

@@ -362,6 +362,8 @@ def test_every_total_in_an_opening_step_reads_the_table_alike(table, total, othe
     rules = RULE_SETS[0].with_overrides({"opening_table": table})
     minimum, low, high = rules.opening_step(total)
     assert low <= total < high
+    # The step found by bisection is the one the table read step by step gives.
+    assert (minimum, low, high) == rules._read_opening_table(total)
     assert minimum == table_minimum(table, total) == rules.opening_minimum(total)
     # The range's ends where it has them (the first step has no lower end, the last no upper).
     ends = [end for end in (low, high - 1) if type(end) is int]

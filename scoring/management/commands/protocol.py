@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from scoring.engine import POINTS_PRESETS, PRESETS, get_points_rules, get_rules, replay
 from scoring.engine.match import MatchState
 from scoring.engine.protocol_file import ProtocolFileError, read_protocol
-from scoring.messages import file_error_message, problem_message, problem_messages
+from scoring.messages import file_error_message, kept_problem_message, problem_message
 
 
 def json_number(value: float) -> float | int:
@@ -36,8 +36,13 @@ PROTOCOL_SUFFIXES = (".csv", ".xlsx", ".xlsm")
 
 def _problem_dicts(problems, number: int, language: str) -> list[dict[str, Any]]:
     return [
-        {"code": problem.code, "side": problem.side, "field": problem.field, "message": message}
-        for problem, message in zip(problems, problem_messages(problems, number, language))
+        {
+            "code": problem.code,
+            "side": problem.side,
+            "field": problem.field,
+            "message": kept_problem_message(problem, number, language),
+        }
+        for problem in problems
     ]
 
 
