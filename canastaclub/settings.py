@@ -362,10 +362,10 @@ FRAGMENTS_CACHE = {
     "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
     "LOCATION": "fragments",
     "KEY_PREFIX": DRAWING_VERSION,
-    # A federation's round night keeps some tens of thousands of table rows and page parts, a few
-    # hundred bytes to a few kB each: some tens of MB per process at most. The least recently used
-    # third goes when it is full.
-    "OPTIONS": {"MAX_ENTRIES": 30000},
+    # A federation's pages are some tens of thousands of table rows and page parts, a few hundred
+    # bytes to a few kB each: up to about a hundred MB per process when all are kept, a club's far
+    # less. The least recently used third goes when it is full.
+    "OPTIONS": {"MAX_ENTRIES": 100000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:

@@ -136,14 +136,18 @@ def read_failures(prefix: Path) -> list[str]:
         return [f"{row['Name']}: {row['Error']} ({row['Occurrences']} times)" for row in csv.DictReader(failures)]
 
 
-def warm_up(port: int, data: dict) -> float:
-    """Load every page of the night once, eight at a time, before the first step (not measured):
-    a server on a round night has been up and serving these pages during the day, and the first
-    visitor after a restart is not what the steps measure. The same holds for the protocol PDFs of
-    the played matches: each was made when it was first downloaded, after its match was confirmed
-    in an earlier round, and is kept until its match changes (scoring/views/exports.py)."""
-    urls = [url for kind in ("standings", "live round", "match", "team") for url in data["pages"][kind]]
-    urls += data["pdfs"]
+def warm_up(port: int, data: dict, workers: int) -> float:
+    """Load every page of the night, eight at a time, before the first step (not measured): a
+    server on a round night has been up and serving these pages during the day, and the first
+    visitor after a restart is not what the steps measure. Each server process keeps the parts of
+    pages it drew in its own memory (settings, "template_fragments"), and which process answers a
+    request is not up to the client: so each page is loaded three times per process, which leaves
+    about one page in a hundred that a process has not drawn yet (as it would have during the
+    day). The protocol PDFs of the played matches are loaded once: each was made when it was
+    first downloaded, after its match was confirmed in an earlier round, and is kept on disk,
+    shared by the processes, until its match changes (scoring/views/exports.py)."""
+    pages = [url for kind in ("standings", "live round", "match", "team") for url in data["pages"][kind]]
+    urls = pages * (3 * workers) + data["pdfs"]
     started = time.perf_counter()
 
     def load(url):
@@ -237,7 +241,7 @@ def main(argv=None) -> int:
             data_path.write_text(json.dumps(data), encoding="utf-8")
             capacity, confirmed = 0, 0
             with gunicorn(env, workers=args.workers, threads=args.threads, log_path=tmp / "gunicorn.log") as port:
-                emit("round_night_warm_up", warm_up(port, data), "s", None, True)
+                emit("round_night_warm_up", warm_up(port, data, args.workers), "s", None, True)
                 for live in steps:
                     if live > len(data["accounts"]):
                         break
