@@ -94,3 +94,11 @@ def browser(_chromium):
     for context in chromium.contexts:
         context.close()
     connections.close_all()
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that drives the real browser (the `browser` fixture) is marked slow, whether or
+    not its module says so: `make test-fast` leaves them all out (pyproject.toml, markers)."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)

@@ -205,6 +205,7 @@ def test_competition_workbook_has_standings_rounds_and_every_deal(full_round, en
     assert deals.freeze_panes == "A2"
 
 
+@pytest.mark.slow  # a real LibreOffice, a few seconds
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")
 def test_libreoffice_opens_the_competition_workbook(full_round, tmp_path, english):
     source = tmp_path / "competition.xlsx"

@@ -70,6 +70,7 @@ def test_a_huge_number_in_a_path_is_not_found(client, users, who):
 
 
 @pytest.mark.django_db
+@pytest.mark.slow  # every route with every numbered query parameter, as an administrator too: seconds
 @pytest.mark.parametrize("who", ["visitor", "admin"])
 def test_a_huge_number_in_a_query_string_is_refused_or_ignored(client, users, who):
     from scoring.models import Competition, Match

@@ -58,6 +58,7 @@ def test_no_workbook_holds_a_formula_or_an_error_cell(client, hostile_competitio
             assert HOSTILE_TEXTS["error"] in texts or name == "results", name
 
 
+@pytest.mark.slow  # a real LibreOffice, a few seconds
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (soffice) is not installed")
 @pytest.mark.django_db
 def test_libreoffice_shows_the_literal_text(client, hostile_competition, tmp_path):
