@@ -55,7 +55,8 @@ class Secretary(FastHttpUser):
         account = next(ACCOUNTS)
         self.match = account["match"]
         host = urlsplit(self.host).hostname
-        self.client.cookiejar.set_cookie(create_cookie("sessionid", account["session"], domain=host))
+        session = account["session"]
+        self.client.cookiejar.set_cookie(create_cookie(session["name"], session["value"], domain=host))
         self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
 
     def read_protocol(self, response):

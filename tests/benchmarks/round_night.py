@@ -7,11 +7,12 @@ bounded (the load itself at most 3 minutes).
 The data is `manage.py demo --scale federation` in a scratch database (SQLite in a temporary
 folder; with --postgres a new database on the server named by DATABASE_URL, dropped afterwards).
 Then a new round of every competition is paired through the services and its matches are live:
-each has a secretary of its home club, who saves one deal every 20 s (locustfile.py); spectators
+each has a secretary of its home club, signed in before the round, who saves one deal every 20 s
+(locustfile.py); spectators
 (1 000 per 300 live matches) load a live round, standings, match or team page every 10 s; one
 protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
-baseline. Before the first step every page and PDF of the night is loaded once, not measured (the
-server has been up during the day). The load is stepped (--steps: numbers of live matches, --seconds each); every step
+baseline. Before the first step every page of the night is loaded three times per server process
+and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is stepped (--steps: numbers of live matches, --seconds each); every step
 prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step
   (the protocol PDF's and the secretary's protocol page's are printed without a target);
@@ -87,7 +88,8 @@ for competition in Competition.objects.order_by("pk"):
         browser.force_login(user)
         accounts.append({"username": user.username, "match": match.pk, "competition": competition.pk,
                          "home": home.pk, "away": away.pk,
-                         "session": browser.cookies[settings.SESSION_COOKIE_NAME].value})
+                         "session": {"name": settings.SESSION_COOKIE_NAME,
+                                     "value": browser.cookies[settings.SESSION_COOKIE_NAME].value}})
 competitions = sorted({account["competition"] for account in accounts})
 played = list(Match.objects.filter(status=Match.Status.CONFIRMED, competition_id__in=competitions).order_by("pk").values_list("pk", flat=True)[:200])
 print("SETUP:" + json.dumps({
