@@ -465,25 +465,31 @@ def _penalty_unusual(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -
 def _red_threes_not_counted(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Under rules where red threes count nothing, red threes on the protocol suggest it was kept by
     home rules."""
-    if rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
+    home_red3, away_red3 = deal.home.red3, deal.away.red3
+    if rules.red_three or (home_red3 <= 0 and away_red3 <= 0):
         return NO_PROBLEMS
-    return [
-        Problem("red-threes-not-counted", side, f"{side}_red3", {"value": entry.red3})
-        for side, entry in ((HOME, deal.home), (AWAY, deal.away))
-        if entry.red3 > 0
-    ]
+    # Side by side, home first: a protocol's red threes are most often on one side only.
+    problems = []
+    if home_red3 > 0:
+        problems.append(Problem("red-threes-not-counted", HOME, "home_red3", {"value": home_red3}))
+    if away_red3 > 0:
+        problems.append(Problem("red-threes-not-counted", AWAY, "away_red3", {"value": away_red3}))
+    return problems
 
 
 def _melded_assumed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
     """Red threes were subtracted because the side was taken as not having melded (rule 21 f), a
     default the protocol did not state."""
-    if not rules.red_three or (deal.home.red3 <= 0 and deal.away.red3 <= 0):
+    home, away = deal.home, deal.away
+    if not rules.red_three or (home.red3 <= 0 and away.red3 <= 0):
         return NO_PROBLEMS
-    return [
-        Problem("melded-assumed", side, f"{side}_melded", {"red3": entry.red3})
-        for side, entry in ((HOME, deal.home), (AWAY, deal.away))
-        if entry.red3 > 0 and entry.melded is None and not deal.melded(side)
-    ]
+    # Side by side, home first, as _red_threes_not_counted.
+    problems = []
+    if home.red3 > 0 and home.melded is None and not deal.melded(HOME):
+        problems.append(Problem("melded-assumed", HOME, "home_melded", {"red3": home.red3}))
+    if away.red3 > 0 and away.melded is None and not deal.melded(AWAY):
+        problems.append(Problem("melded-assumed", AWAY, "away_melded", {"red3": away.red3}))
+    return problems
 
 
 # Warnings on a deal alone (RULES.md, warnings): the deal is accepted.
@@ -496,42 +502,88 @@ def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = Non
 
 
 # -- the fast path: most deals of a season pass every check ---------------------------------------
-# `match.replay` asks `passes_deal_checks` first and runs the checks themselves only for a deal
-# that does not pass, and runs only the warnings `deal_warnings_to_run` names, so what is reported
-# still comes from DEAL_CHECKS and DEAL_WARNINGS alone. Each line below is the condition under
-# which the check it names returns NO_PROBLEMS, in one expression instead of a call per check
-# (`passes_deal_warnings` is `deal_warnings_to_run` naming none); they agree with the checks on
-# arbitrary integers (tests/engine/test_checks_property.py), and FAST_PATH_COVERS names the checks
-# they stand for, so a check added to either tuple without a line here fails a test.
+# `match.replay` asks `deal_fast_path` of every deal: whether it passes every check
+# (`passes_deal_checks`) and which warnings find something (`deal_warnings_to_run`), in one call
+# that reads the deal's numbers once. It runs the checks themselves only for a deal that does not
+# pass, and only the warnings named, so what is reported still comes from DEAL_CHECKS and
+# DEAL_WARNINGS alone. Each line of deal_fast_path is the condition under which the check it names
+# returns NO_PROBLEMS, in one expression instead of a call per check (`passes_deal_warnings` is
+# `deal_warnings_to_run` naming none); they agree with the checks on arbitrary integers
+# (tests/engine/test_checks_property.py), and FAST_PATH_COVERS names the checks they stand for, so
+# a check added to either tuple without a line here fails a test.
 
 
 def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
     """Exactly `not check_deal(rules, deal, score)`, for the deal scores of `score`."""
+    return deal_fast_path(rules, deal, home_score, away_score)[0]
+
+
+def passes_deal_warnings(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
+    """Exactly `not deal_warnings(rules, deal, score)`, for the deal scores of `score`."""
+    return not deal_fast_path(rules, deal, home_score, away_score)[1]
+
+
+def deal_warnings_to_run(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> Sequence:
+    """The checks of DEAL_WARNINGS that find something in the deal, in their order, for the deal
+    scores of `score`: every other one returns NO_PROBLEMS for it, so replay runs only these (a
+    deal with a warning has one, most often)."""
+    return deal_fast_path(rules, deal, home_score, away_score)[1]
+
+
+def deal_fast_path(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> tuple[bool, Sequence]:
+    """`passes_deal_checks` and `deal_warnings_to_run` at once, for the deal scores of `score`:
+    replay asks both of every deal, and one call reads the deal's numbers once."""
     home, away = deal.home, deal.away
     home_cards, away_cards = home.cards, away.cards
     home_penalty, away_penalty = home.penalty, away.penalty
-    # _multiples_of_5
-    if home_cards % 5 or away_cards % 5 or home_penalty % 5 or away_penalty % 5:
-        return False
     home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
     away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
+    out = deal.out
+
+    # The warnings first, since a deal that fails a check is still warned about.
+    # _deal_score_high
+    high = home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE
+    # _penalty_unusual
+    unusual = home_penalty % USUAL_PENALTY_STEP or away_penalty % USUAL_PENALTY_STEP
+    if not (high or unusual or home_red3 > 0 or away_red3 > 0):
+        to_run: Sequence = ()
+    else:
+        to_run = []
+        if high:
+            to_run.append(_deal_score_high)
+        if unusual:
+            to_run.append(_penalty_unusual)
+        if home_red3 > 0 or away_red3 > 0:
+            if not rules.red_three:
+                # _red_threes_not_counted
+                to_run.append(_red_threes_not_counted)
+            elif (home_red3 > 0 and home.melded is None and not deal.melded(HOME)) or (
+                away_red3 > 0 and away.melded is None and not deal.melded(AWAY)
+            ):
+                # _melded_assumed: red threes that count, for a side whose melding is neither
+                # written nor plain
+                to_run.append(_melded_assumed)
+
+    # The checks.
+    # _multiples_of_5
+    if home_cards % 5 or away_cards % 5 or home_penalty % 5 or away_penalty % 5:
+        return False, to_run
     # _negative_counts: whole numbers OR-ed bit by bit make a negative number exactly when one of
     # them is negative
     if (home_natural | home_mixed | home_red3 | home_penalty | away_natural | away_mixed | away_red3 | away_penalty) < 0:
-        return False
+        return False, to_run
     home_canastas = home_natural + home_mixed
     away_canastas = away_natural + away_mixed
-    out = deal.out
     end = deal.end or (END_OUT if out else END_STOCK)
     # _going_out_count, _out_without_canasta, _concealed_without_out
     if out == HOME:
         if end != END_OUT or home_canastas < rules.canastas_to_go_out:
-            return False
+            return False, to_run
     elif out == AWAY:
         if end != END_OUT or away_canastas < rules.canastas_to_go_out:
-            return False
+            return False, to_run
     elif out is not None or deal.concealed or (end != END_STOCK and end != END_CLOCK):
-        return False
+        return False, to_run
     # _canastas_impossible: with no count negative, at most CANASTA_RANKS canastas in all pass
     # every limit of two packs (11 ranks, 12 wild cards, 7 × 11 = 77 cards of 100 and at most 77
     # natural ones of 88), which is every deal but the odd one; that one is measured in full.
@@ -546,7 +598,7 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
             and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
             and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
         ):
-            return False
+            return False, to_run
     home_written, away_written = home.written_score, away.written_score
     return (
         # _red_threes: with no count negative, both sides' together within the limit is enough
@@ -563,42 +615,7 @@ def passes_deal_checks(rules: RuleSet, deal: DealEntry, home_score: int, away_sc
         and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
         # _clock_not_allowed
         and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
-    )
-
-
-def passes_deal_warnings(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> bool:
-    """Exactly `not deal_warnings(rules, deal, score)`, for the deal scores of `score`."""
-    return not deal_warnings_to_run(rules, deal, home_score, away_score)
-
-
-def deal_warnings_to_run(rules: RuleSet, deal: DealEntry, home_score: int, away_score: int) -> Sequence:
-    """The checks of DEAL_WARNINGS that find something in the deal, in their order, for the deal
-    scores of `score`: every other one returns NO_PROBLEMS for it, so replay runs only these (a
-    deal with a warning has one, most often)."""
-    home, away = deal.home, deal.away
-    home_red3, away_red3 = home.red3, away.red3
-    # _deal_score_high
-    high = home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE
-    # _penalty_unusual
-    unusual = home.penalty % USUAL_PENALTY_STEP or away.penalty % USUAL_PENALTY_STEP
-    if not (high or unusual or home_red3 > 0 or away_red3 > 0):
-        return ()
-    found = []
-    if high:
-        found.append(_deal_score_high)
-    if unusual:
-        found.append(_penalty_unusual)
-    if home_red3 > 0 or away_red3 > 0:
-        if not rules.red_three:
-            # _red_threes_not_counted
-            found.append(_red_threes_not_counted)
-        elif (home_red3 > 0 and home.melded is None and not deal.melded(HOME)) or (
-            away_red3 > 0 and away.melded is None and not deal.melded(AWAY)
-        ):
-            # _melded_assumed: red threes that count, for a side whose melding is neither
-            # written nor plain
-            found.append(_melded_assumed)
-    return found
+    ), to_run
 
 
 # The checks the fast path stands for; a test holds this to DEAL_CHECKS and DEAL_WARNINGS.

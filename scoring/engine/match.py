@@ -28,9 +28,8 @@ from .deal import (
     NO_PROBLEMS,
     DealEntry,
     DealScore,
+    deal_fast_path,
     deal_scores,
-    deal_warnings_to_run,
-    passes_deal_checks,
     run_checks,
     score_deal,
 )
@@ -210,12 +209,17 @@ def replay(
         # Most deals pass every check: the checks run only for those that may not, and of the
         # warnings only those that find something (deal.py). A deal without problems shares the
         # one empty tuple; the rare problem found below makes a new tuple.
-        if passes_deal_checks(rules, deal, home_score, away_score):
+        passes, found = deal_fast_path(rules, deal, home_score, away_score)
+        if passes:
             errors = NO_PROBLEMS
         else:
             errors = tuple(run_checks(DEAL_CHECKS, rules, deal, (home_score, away_score)))
-        found = deal_warnings_to_run(rules, deal, home_score, away_score)
-        warnings = tuple(run_checks(found, rules, deal, (home_score, away_score))) if found else NO_PROBLEMS
+        if not found:
+            warnings = NO_PROBLEMS
+        elif len(found) == 1:  # a deal with a warning has one, most often
+            warnings = tuple(found[0](rules, deal, (home_score, away_score)))
+        else:
+            warnings = tuple(run_checks(found, rules, deal, (home_score, away_score)))
         home_entry, away_entry = deal.home, deal.away
 
         written = home_entry.written_min
