@@ -132,15 +132,9 @@ def played_outcome(points: PointsRules, home_total: int, away_total: int) -> Out
         home_points, away_points = points.win, points.loss
     else:
         home_points, away_points = points.loss, points.win
-    return Outcome(
-        winner=winner,
-        home_points=home_points,
-        away_points=away_points,
-        home_for=home_total,
-        home_against=away_total,
-        away_for=away_total,
-        away_against=home_total,
-    )
+    # Positional, in the fields' order (winner, points, for and against): a replay of a finished
+    # match makes one, and keywords cost more than the rest of this function.
+    return Outcome(winner, home_points, away_points, home_total, away_total, away_total, home_total)
 
 
 def forfeit_outcome(points: PointsRules, winner: str) -> Outcome:
@@ -299,21 +293,13 @@ def replay(
     finished = end is not None
     winner = winner_of(*end_totals) if finished else None
     outcome = played_outcome(points, *end_totals) if finished and points is not None else None
+    home_end, away_end = end_totals
+    # Positional, in the fields' order: a season's files make a state per file, and keywords cost
+    # more than the rest of the state.
     return MatchState(
-        rules=rules,
-        deals=tuple(replayed),
-        home_total=end_totals[0],
-        away_total=end_totals[1],
-        home_min_next=opening_minimum(end_totals[0]),
-        away_min_next=opening_minimum(end_totals[1]),
-        finished=finished,
-        end=end,
-        end_deal=end_deal,
-        winner=winner,
-        outcome=outcome,
-        errors=error_count,
-        warnings=warning_count,
-    )
+        rules, tuple(replayed), home_end, away_end, opening_minimum(home_end), opening_minimum(away_end),
+        finished, end, end_deal, winner, outcome, error_count, warning_count,
+    )  # fmt: skip
 
 
 def _minimum_problem(side: str, written: int, computed: int, total: int) -> Problem:
