@@ -539,6 +539,8 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry, home_score: int, away_score:
     home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
     away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
     out = deal.out
+    home_canastas = home_natural + home_mixed
+    away_canastas = away_natural + away_mixed
 
     # The warnings first, since a deal that fails a check is still warned about.
     # _deal_score_high
@@ -557,11 +559,12 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry, home_score: int, away_score:
             if not rules.red_three:
                 # _red_threes_not_counted
                 to_run.append(_red_threes_not_counted)
-            elif (home_red3 > 0 and home.melded is None and not deal.melded(HOME)) or (
-                away_red3 > 0 and away.melded is None and not deal.melded(AWAY)
-            ):
+            elif (
+                home_red3 > 0 and home.melded is None and not (home_canastas > 0 or home_cards > 0 or out == HOME)
+            ) or (away_red3 > 0 and away.melded is None and not (away_canastas > 0 or away_cards > 0 or out == AWAY)):
                 # _melded_assumed: red threes that count, for a side whose melding is neither
-                # written nor plain
+                # written nor plain (DealEntry.melded when not written: canastas, positive card
+                # points or going out)
                 to_run.append(_melded_assumed)
 
     # The checks.
@@ -572,8 +575,6 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry, home_score: int, away_score:
     # them is negative
     if (home_natural | home_mixed | home_red3 | home_penalty | away_natural | away_mixed | away_red3 | away_penalty) < 0:
         return False, to_run
-    home_canastas = home_natural + home_mixed
-    away_canastas = away_natural + away_mixed
     end = deal.end or (END_OUT if out else END_STOCK)
     # _going_out_count, _out_without_canasta, _concealed_without_out
     if out == HOME:
