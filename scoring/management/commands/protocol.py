@@ -35,15 +35,19 @@ PROTOCOL_SUFFIXES = (".csv", ".xlsx", ".xlsm")
 
 
 def _problem_dicts(problems, number: int, language: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "code": problem.code,
-            "side": problem.side,
-            "field": problem.field,
-            "message": kept_problem_message(problem, number, language),
-        }
-        for problem in problems
-    ]
+    # A loop rather than a comprehension: a report asks this for every deal with a problem, most
+    # often of one problem, and a comprehension costs a call of its own.
+    found = []
+    for problem in problems:
+        found.append(
+            {
+                "code": problem.code,
+                "side": problem.side,
+                "field": problem.field,
+                "message": kept_problem_message(problem, number, language),
+            }
+        )
+    return found
 
 
 def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
