@@ -547,25 +547,25 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry, home_score: int, away_score:
     high = home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE
     # _penalty_unusual
     unusual = home_penalty % USUAL_PENALTY_STEP or away_penalty % USUAL_PENALTY_STEP
-    if not (high or unusual or home_red3 > 0 or away_red3 > 0):
-        to_run: Sequence = ()
-    else:
-        to_run = []
+    # A tuple, grown only by what is found: most deals with red threes find nothing and make
+    # nothing.
+    to_run: tuple = ()
+    if high or unusual or home_red3 > 0 or away_red3 > 0:
         if high:
-            to_run.append(_deal_score_high)
+            to_run += (_deal_score_high,)
         if unusual:
-            to_run.append(_penalty_unusual)
+            to_run += (_penalty_unusual,)
         if home_red3 > 0 or away_red3 > 0:
             if not rules.red_three:
                 # _red_threes_not_counted
-                to_run.append(_red_threes_not_counted)
+                to_run += (_red_threes_not_counted,)
             elif (
                 home_red3 > 0 and home.melded is None and not (home_canastas > 0 or home_cards > 0 or out == HOME)
             ) or (away_red3 > 0 and away.melded is None and not (away_canastas > 0 or away_cards > 0 or out == AWAY)):
                 # _melded_assumed: red threes that count, for a side whose melding is neither
                 # written nor plain (DealEntry.melded when not written: canastas, positive card
                 # points or going out)
-                to_run.append(_melded_assumed)
+                to_run += (_melded_assumed,)
 
     # The checks.
     # _multiples_of_5
