@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import hashlib
 
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 from django.forms.models import model_to_dict
 
-from scoring.models import Bye, Club, Competition, Match
+from scoring.models import Bye, Club, Competition, Match, Round, Team
 from scoring.selectors.counting import counted_q
+from scoring.selectors.history import season_history_stamp
 
 
 def competition_document_stamp(competition: Competition) -> str:
@@ -82,4 +83,61 @@ def match_page_stamp(match: Match) -> str:
         match.pk, match.version, match.status, match.updated_at, match.rules, str(match.competition),
         str(match.home_team), str(match.away_team), str(match.home_substitute or ""), str(match.away_substitute or ""),
     ]  # fmt: skip
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+# -- the public pages --------------------------------------------------------------------------
+# A public page keeps its body (below the breadcrumbs) under the stamp of everything it shows
+# (scoring.views.public.KeptBodyMixin): a look at a page that has not changed reads the stamp and
+# the kept body, and draws nothing. Each stamp names the rows the page is drawn from, read with a
+# few plain queries, as the documents' stamps above do; the page adds the day (a round is live on
+# its day) and who looks.
+
+
+def competition_page_stamp(competition: Competition) -> str:
+    """The competition page (standings, the current round, the places): what its documents show."""
+    return competition_document_stamp(competition)
+
+
+def round_page_stamp(round_: Round) -> str:
+    """A round's page: its competition's documents' stamp and the round's own row (its hall clock)."""
+    parts = [competition_document_stamp(round_.competition), list(Round.objects.filter(pk=round_.pk).values_list())]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def public_match_page_stamp(match: Match) -> str:
+    """A match's public page, from the row of scoring.selectors.public.get_visible_match with the
+    names it joins (no query): the match's fields (every change to it or its deals moves version
+    and updated_at), its competition, round, teams, clubs, players and substitutes."""
+    teams = (match.home_team, match.away_team)
+    names = [
+        *[(team.name, team.club.name, team.player_one.name, team.player_two.name) for team in teams],
+        *[player.name if player is not None else None for player in (match.home_substitute, match.away_substitute)],
+    ]
+    parts = [
+        model_to_dict(match),
+        model_to_dict(match.competition, exclude=["teams", "entrants"]),
+        match.competition.organiser.name,
+        model_to_dict(match.round, exclude=["sitting_out"]) if match.round else None,
+        names,
+    ]
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def team_page_stamp(team: Team) -> str:
+    """A team's page: its own row with its club and players, each of its matches with its
+    opponents and competition as the results table names them, its competitions, and the seasons'
+    figures (scoring.selectors.history.season_history_stamp)."""
+    matches = Match.objects.filter(Q(home_team=team) | Q(away_team=team)).order_by("pk")
+    parts = [
+        list(Team.objects.filter(pk=team.pk).values_list()),
+        list(Team.objects.filter(pk=team.pk).values_list("club__name", "player_one__name", "player_two__name")),
+        list(matches.values_list(
+            "pk", "version", "updated_at", "home_team__name", "away_team__name", "home_team__club__name",
+            "away_team__club__name", "round__number", "round__date", "competition__name", "competition__season",
+            "competition__is_public",
+        )),  # fmt: skip
+        list(team.competitions.order_by("pk").values_list("pk", "name", "season", "is_public")),
+        season_history_stamp(),
+    ]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

@@ -2,10 +2,15 @@
 rounds and results, match protocols, teams, players and clubs."""
 
 from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.utils import make_template_fragment_key
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
@@ -15,7 +20,13 @@ from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.selectors.history import season_history_stamp
-from scoring.selectors.stamps import competition_results_stamp
+from scoring.selectors.stamps import (
+    competition_page_stamp,
+    competition_results_stamp,
+    public_match_page_stamp,
+    round_page_stamp,
+    team_page_stamp,
+)
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
@@ -45,6 +56,35 @@ class PublicPageMixin:
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["poll_seconds"] = live_poll_seconds()
+        return context
+
+
+class KeptBodyMixin:
+    """A public page whose body (all below the breadcrumbs) is kept in the "template_fragments"
+    cache under the stamp of what it shows (`page_stamp`, scoring.selectors.stamps), the address
+    with its query, who looks, the poll interval and the day (a round is live on its day). Its
+    template wraps the body in `{% cache 86400 public_page page_key LANGUAGE_CODE %}`; the view looks
+    the same key up first, so a look at an unchanged page reads the stamp and the kept body only, and
+    the body's own reads (`body_context`) are made only when it is drawn. A change shows on the next
+    look: it changes the stamp, and so the key; nothing is ever deleted from the cache.
+
+    A view using it defines `page_stamp()` and `body_context()` and ends its get_context_data
+    with `with_body(context)`."""
+
+    def with_body(self, context: dict) -> dict:
+        """The page's frame `context` (PublicPageMixin's, and what the title and breadcrumbs name)
+        with the kept body, or with what drawing the body needs."""
+        request = self.request
+        viewer = request.user.pk if request.user.is_authenticated else None
+        page_key = repr(
+            [self.page_stamp(), request.get_full_path(), viewer, context["poll_seconds"], timezone.localdate()]
+        )
+        kept = caches["template_fragments"].get(make_template_fragment_key("public_page", [page_key, get_language()]))
+        if kept is not None:
+            # The HTML this site drew itself (the {% cache %} tag kept it as the template made it).
+            context["kept_body"] = mark_safe(kept)
+        else:
+            context.update(self.body_context(), page_key=page_key)
         return context
 
 
@@ -137,13 +177,22 @@ class CompetitionMixin(PublicPageMixin):
         return context
 
 
-class CompetitionDetailView(CompetitionMixin, TemplateView):
+class CompetitionDetailView(KeptBodyMixin, CompetitionMixin, TemplateView):
     """The standings (after any round), the current round's results, links to every round."""
 
     template_name = "scoring/public/competition_detail.html"
 
+    def page_stamp(self) -> str:
+        return competition_page_stamp(self.competition)
+
     def get_context_data(self, **kwargs):
-        context = super().get_context_data(**kwargs)
+        # The frame names the competition only; the live part is the kept body's (body_context).
+        context = super(CompetitionMixin, self).get_context_data(**kwargs)
+        context["competition"] = self.competition
+        return self.with_body(context)
+
+    def body_context(self) -> dict:
+        context = self.live_context()
         pk = self.competition.pk
         context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
         context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
@@ -192,21 +241,31 @@ class RoundMixin(CompetitionMixin):
 
     def get_context_data(self, **kwargs):
         context = super(CompetitionMixin, self).get_context_data(**kwargs)
-        round_ = self.round
-        context.update(
-            competition=self.competition,
-            round=round_,
-            results=ResultsTable(selectors.round_results(round_), caption=_("Results")),
-            byes=selectors.round_byes(round_),
-            live=public_selectors.round_is_live(round_),
-            clock=public_selectors.hall_clock(round_),
-            **public_selectors.neighbour_rounds(round_),
-        )
+        context.update(competition=self.competition, round=self.round)
+        context.update(self.body_context())
         return context
 
+    def body_context(self) -> dict:
+        round_ = self.round
+        return {
+            "results": ResultsTable(selectors.round_results(round_), caption=_("Results")),
+            "byes": selectors.round_byes(round_),
+            "live": public_selectors.round_is_live(round_),
+            "clock": public_selectors.hall_clock(round_),
+            **public_selectors.neighbour_rounds(round_),
+        }
 
-class RoundDetailView(RoundMixin, TemplateView):
+
+class RoundDetailView(KeptBodyMixin, RoundMixin, TemplateView):
     template_name = "scoring/public/round_detail.html"
+
+    def page_stamp(self) -> str:
+        return round_page_stamp(self.round)
+
+    def get_context_data(self, **kwargs):
+        context = super(CompetitionMixin, self).get_context_data(**kwargs)
+        context.update(competition=self.competition, round=self.round)
+        return self.with_body(context)
 
 
 class RoundLiveView(RoundMixin, TemplateView):
@@ -215,7 +274,7 @@ class RoundLiveView(RoundMixin, TemplateView):
     template_name = "scoring/public/_round_live.html"
 
 
-class MatchDetailView(PublicPageMixin, TemplateView):
+class MatchDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
     """The protocol of a match deal by deal, each deal's breakdown on demand, and how it ended."""
 
     template_name = "scoring/public/match_detail.html"
@@ -227,27 +286,31 @@ class MatchDetailView(PublicPageMixin, TemplateView):
         self.match = self.get_match()
         return super().get(request, *args, **kwargs)
 
+    def page_stamp(self) -> str:
+        return public_match_page_stamp(self.match)
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
+        context.update(match=self.match, competition=self.match.competition)
+        return self.with_body(context)
+
+    def body_context(self) -> dict:
         match = self.match
         # Replayed only if the template draws the protocol (it keeps it until the match changes).
         protocol = SimpleLazyObject(lambda: match_protocol(match))
-        context.update(
-            match=match,
-            competition=match.competition,
-            protocol=protocol,
-            rules=match.rules,
-            live=match.status == Match.Status.IN_PROGRESS,
-            sides=[
+        return {
+            "protocol": protocol,
+            "rules": match.rules,
+            "live": match.status == Match.Status.IN_PROGRESS,
+            "sides": [
                 ("home", match.home_team, match.home_substitute, match.home_total),
                 ("away", match.away_team, match.away_substitute, match.away_total),
             ],
             # Put in words only if the template draws them (as the protocol above).
-            end_text=lambda: end_text(protocol),
-            result_text=lambda: result_text(protocol),
-            status_text=status_text(match),
-        )
-        return context
+            "end_text": lambda: end_text(protocol),
+            "result_text": lambda: result_text(protocol),
+            "status_text": status_text(match),
+        }
 
 
 class MatchLiveView(MatchDetailView):
@@ -261,6 +324,12 @@ class MatchLiveView(MatchDetailView):
             return HttpResponse(status=204)
         return super(MatchDetailView, self).get(request, *args, **kwargs)
 
+    def get_context_data(self, **kwargs):
+        # The live part only, drawn whole (it keeps its own parts, templates/scoring/public/_match_live.html).
+        context = super(KeptBodyMixin, self).get_context_data(**kwargs)
+        context.update(match=self.match, competition=self.match.competition, **self.body_context())
+        return context
+
 
 def _form_letter(match: Match, team: Team) -> str | None:
     """"win", "draw" or "loss" for `team`, or None when the match has no result."""
@@ -272,33 +341,39 @@ def _form_letter(match: Match, team: Team) -> str | None:
     return None
 
 
-class TeamDetailView(PublicPageMixin, TemplateView):
+class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
     """A team: its players, its results and fixtures in public competitions, its recent form."""
 
     template_name = "scoring/public/team_detail.html"
 
+    def page_stamp(self) -> str:
+        return team_page_stamp(self.team)
+
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        team = public_selectors.team_page_team(kwargs["pk"])
+        self.team = public_selectors.team_page_team(kwargs["pk"])
+        context["team"] = self.team
+        return self.with_body(context)
+
+    def body_context(self) -> dict:
+        team = self.team
         matches = public_selectors.team_public_matches(team)
         played = [m for m in matches if m.status in public_selectors.HAS_RESULT and m.winner]
         form = [
             {"match": m, "outcome": _form_letter(m, team), "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
             for m in played[-FORM_LENGTH:]
         ]
-        context.update(
-            team=team,
-            results=ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None,
-            fixtures=ResultsTable(
+        return {
+            "results": ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None,
+            "fixtures": ResultsTable(
                 [m for m in matches if m not in played and m.status != Match.Status.VOID],
                 caption=_("Fixtures"),
                 across_rounds=True,
             ),
-            form=form,
-            competitions=public_selectors.team_public_competitions(team),
-            history_stamp=season_history_stamp(),
-        )
-        return context
+            "form": form,
+            "competitions": public_selectors.team_public_competitions(team),
+            "history_stamp": season_history_stamp(),
+        }
 
 
 class PlayerDetailView(PublicPageMixin, TemplateView):
