@@ -27,12 +27,15 @@ import random
 import re
 from urllib.parse import urlsplit
 
+import gevent
 from locust import FastHttpUser, constant_pacing, events, task
 from requests.cookies import create_cookie
 
 DATA = json.loads(open(os.environ["ROUND_NIGHT_DATA"], encoding="utf-8").read())
 ACCOUNTS = itertools.cycle(DATA["accounts"][: int(os.environ.get("LIVE", len(DATA["accounts"])))])
 CONFIRMED = {"saves": 0}
+SAVE_EVERY = 20
+LOOK_EVERY = 10
 VERSION = re.compile(r'name="version" value="(\d+)"')
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 DEAL = {f"{side}_{name}": "0" for side in ("home", "away") for name in ("natural", "mixed", "red3", "penalty")}
@@ -47,9 +50,17 @@ def write_confirmed(environment, **kwargs):
             json.dump(CONFIRMED, out)
 
 
+def start_at_own_moment(seconds: float) -> None:
+    """Wait a random part of a user's interval before his first task. Locust starts the users of
+    a step in batches, one a second; left alone, each batch would then repeat its requests at the
+    same instant every interval, a burst that no hall of players and spectators makes (each looks
+    when he looks)."""
+    gevent.sleep(random.uniform(0, seconds))
+
+
 class Secretary(FastHttpUser):
     fixed_count = int(os.environ.get("LIVE", "1"))
-    wait_time = constant_pacing(20)
+    wait_time = constant_pacing(SAVE_EVERY)
 
     def on_start(self):
         account = next(ACCOUNTS)
@@ -58,6 +69,7 @@ class Secretary(FastHttpUser):
         session = account["session"]
         self.client.cookiejar.set_cookie(create_cookie(session["name"], session["value"], domain=host))
         self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
+        start_at_own_moment(SAVE_EVERY)
 
     def read_protocol(self, response):
         self.version = VERSION.search(response.text).group(1)
@@ -78,7 +90,10 @@ class Secretary(FastHttpUser):
 
 class Spectator(FastHttpUser):
     fixed_count = int(os.environ.get("SPECTATORS", "1"))
-    wait_time = constant_pacing(10)
+    wait_time = constant_pacing(LOOK_EVERY)
+
+    def on_start(self):
+        start_at_own_moment(LOOK_EVERY)
 
     @task
     def look(self):
