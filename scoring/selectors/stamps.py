@@ -17,7 +17,6 @@ from django.forms.models import model_to_dict
 
 from scoring.models import Bye, Club, Competition, Match, Round, Team
 from scoring.selectors.counting import counted_q
-from scoring.selectors.history import season_history_stamp
 
 
 def competition_document_stamp(competition: Competition) -> str:
@@ -124,10 +123,11 @@ def public_match_page_stamp(match: Match) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
-def team_page_stamp(team: Team) -> str:
+def team_page_stamp(team: Team, history_stamp: str) -> str:
     """A team's page: its own row with its club and players, each of its matches with its
     opponents and competition as the results table names them, its competitions, and the seasons'
-    figures (scoring.selectors.history.season_history_stamp)."""
+    figures (`history_stamp`, scoring.selectors.history.season_history_stamp, which the page's
+    season-by-season table is kept under too)."""
     matches = Match.objects.filter(Q(home_team=team) | Q(away_team=team)).order_by("pk")
     parts = [
         list(Team.objects.filter(pk=team.pk).values_list()),
@@ -138,6 +138,6 @@ def team_page_stamp(team: Team) -> str:
             "competition__is_public",
         )),  # fmt: skip
         list(team.competitions.order_by("pk").values_list("pk", "name", "season", "is_public")),
-        season_history_stamp(),
+        history_stamp,
     ]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]

@@ -347,7 +347,8 @@ class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
     template_name = "scoring/public/team_detail.html"
 
     def page_stamp(self) -> str:
-        return team_page_stamp(self.team)
+        self.history_stamp = season_history_stamp()
+        return team_page_stamp(self.team, self.history_stamp)
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -372,7 +373,7 @@ class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
             ),
             "form": form,
             "competitions": public_selectors.team_public_competitions(team),
-            "history_stamp": season_history_stamp(),
+            "history_stamp": self.history_stamp,
         }
 
 

@@ -2,12 +2,17 @@
 
 Users, as many of each as the environment says (round_night.py sets them for each step):
 - a secretary per live match (LIVE): signed in before the round began (round_night.py made the
-  session), opens the match's protocol page, then saves one deal
-  every 20 seconds through the protocol form, with its CSRF token and the version the page showed,
-  as a browser does (a real deal takes about 4 minutes: this is 12 times faster);
-- spectators (SPECTATORS): each loads a live round, standings, match or team page every 10 s;
+  session), opens the match's protocol page at a moment of his own, then saves one deal every 20
+  seconds through the protocol form, with its CSRF token and the version the page showed, as a
+  browser does (a real deal takes about 4 minutes: this is 12 times faster);
+- spectators (SPECTATORS): each loads a live round, standings, match or team page every 10 s, from
+  a moment of his own;
 - one PDF download a second (an official protocol of a played match);
 - the baseline: a minimal Django view (load_urls.py), four times a second.
+
+Every user starts at a random moment of his interval (start_at_own_moment, every): all of a step's
+users are started at once, so the requests come at the night's rate from the step's first second,
+spread as independent people spread them, not in bursts of the users Locust started together.
 
 Request names are the page types, so Locust's statistics give one p95 per type. A save counts as
 confirmed when the answer is the redirect back to the protocol page; round_night.py counts the
@@ -25,6 +30,7 @@ import json
 import os
 import random
 import re
+import time
 from urllib.parse import urlsplit
 
 import gevent
@@ -50,17 +56,31 @@ def write_confirmed(environment, **kwargs):
             json.dump(CONFIRMED, out)
 
 
-def start_at_own_moment(seconds: float) -> None:
-    """Wait a random part of a user's interval before his first task. Locust starts the users of
-    a step in batches, one a second; left alone, each batch would then repeat its requests at the
-    same instant every interval, a burst that no hall of players and spectators makes (each looks
-    when he looks)."""
+def every(seconds: float):
+    """A user's wait_time: one task every `seconds`, counted from his own first task (see
+    start_at_own_moment). Locust's constant_pacing counts from the moment the user was made, and
+    Locust makes a step's users in batches, one a second: each batch would then repeat its
+    requests at the same instant all night, a burst that no hall of players and spectators makes."""
+
+    def wait_time(user) -> float:
+        delay = max(0.0, user.next_task_at - time.monotonic())
+        user.next_task_at += seconds
+        return delay
+
+    return wait_time
+
+
+def start_at_own_moment(user, seconds: float) -> None:
+    """Wait a random part of the interval before the first task: each user looks when he looks.
+    All users of a step start at once (round_night.py), so from the step's first second the
+    requests come at the rate of the night, spread evenly."""
     gevent.sleep(random.uniform(0, seconds))
+    user.next_task_at = time.monotonic() + seconds  # the first task runs now
 
 
 class Secretary(FastHttpUser):
     fixed_count = int(os.environ.get("LIVE", "1"))
-    wait_time = constant_pacing(SAVE_EVERY)
+    wait_time = every(SAVE_EVERY)
 
     def on_start(self):
         account = next(ACCOUNTS)
@@ -68,8 +88,8 @@ class Secretary(FastHttpUser):
         host = urlsplit(self.host).hostname
         session = account["session"]
         self.client.cookiejar.set_cookie(create_cookie(session["name"], session["value"], domain=host))
+        start_at_own_moment(self, SAVE_EVERY)
         self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
-        start_at_own_moment(SAVE_EVERY)
 
     def read_protocol(self, response):
         self.version = VERSION.search(response.text).group(1)
@@ -90,10 +110,10 @@ class Secretary(FastHttpUser):
 
 class Spectator(FastHttpUser):
     fixed_count = int(os.environ.get("SPECTATORS", "1"))
-    wait_time = constant_pacing(LOOK_EVERY)
+    wait_time = every(LOOK_EVERY)
 
     def on_start(self):
-        start_at_own_moment(LOOK_EVERY)
+        start_at_own_moment(self, LOOK_EVERY)
 
     @task
     def look(self):

@@ -8,12 +8,12 @@ The data is `manage.py demo --scale federation` in a scratch database (SQLite in
 folder; with --postgres a new database on the server named by DATABASE_URL, dropped afterwards).
 Then a new round of every competition is paired through the services and its matches are live:
 each has a secretary of its home club, signed in before the round, who saves one deal every 20 s
-(locustfile.py); spectators
-(1 000 per 300 live matches) load a live round, standings, match or team page every 10 s; one
+(locustfile.py); spectators (1 000 per 300 live matches) load a live round, standings, match or
+team page every 10 s; each user from a random moment of his interval, all started at once; one
 protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
 baseline. Before the first step every page of the night is loaded three times per server process
-and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is stepped (--steps: numbers of live matches, --seconds each); every step
-prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
+and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is
+stepped (--steps: numbers of live matches, --seconds each); every step prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step
   (the protocol PDF's and the secretary's protocol page's are printed without a target);
 - the errors (target 0);
@@ -170,7 +170,7 @@ def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> 
            "LIVE": str(live), "SPECTATORS": str(spectators)}
     subprocess.run(
         [str(VENV_BIN / "locust"), "-f", str(Path(__file__).with_name("locustfile.py")), "--headless",
-         "--host", f"http://127.0.0.1:{port}", "-u", str(users), "-r", str(max(1, users // 10)),
+         "--host", f"http://127.0.0.1:{port}", "-u", str(users), "-r", str(users),
          "-t", f"{seconds}s", "--stop-timeout", "5", "--csv", str(prefix), "--only-summary",
          "--loglevel", "WARNING"],
         cwd=BASE_DIR, env=env, check=False, capture_output=True, timeout=seconds + 120,
