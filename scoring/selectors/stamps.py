@@ -20,12 +20,17 @@ from scoring.selectors.counting import counted_q
 
 
 def competition_document_stamp(competition: Competition) -> str:
+    return _competition_stamp(competition, list(Competition.objects.filter(pk=competition.pk).values_list()))
+
+
+def _competition_stamp(competition: Competition, competition_row) -> str:
+    """What a competition's documents and pages show of it, given its own row."""
     matches = Match.objects.filter(competition=competition).aggregate(
         count=Count("id"), updated=Max("updated_at"), versions=Sum("version")
     )
     parts = [
         sorted(matches.items()),
-        list(Competition.objects.filter(pk=competition.pk).values_list()),
+        competition_row,
         list(Club.objects.filter(pk=competition.organiser_id).values_list("name")),
         list(competition.rounds.order_by("number").values_list("number", "date")),
         list(
@@ -94,13 +99,15 @@ def match_page_stamp(match: Match) -> str:
 
 
 def competition_page_stamp(competition: Competition) -> str:
-    """The competition page (standings, the current round, the places): what its documents show."""
-    return competition_document_stamp(competition)
+    """The competition page (standings, the current round, the places): what its documents show,
+    the competition's own row as the page read it."""
+    return _competition_stamp(competition, sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()))
 
 
 def round_page_stamp(round_: Round) -> str:
-    """A round's page: its competition's documents' stamp and the round's own row (its hall clock)."""
-    parts = [competition_document_stamp(round_.competition), list(Round.objects.filter(pk=round_.pk).values_list())]
+    """A round's page: its competition's page stamp and the round's own row (its hall clock), both
+    as the page read them."""
+    parts = [competition_page_stamp(round_.competition), sorted(model_to_dict(round_, exclude=["sitting_out"]).items())]
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
