@@ -11,7 +11,7 @@ each has a secretary of its home club, signed in before the round, who saves one
 (locustfile.py); spectators (1 000 per 300 live matches) load a live round, standings, match or
 team page every 10 s; each user from a random moment of his interval, all started at once; one
 protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
-baseline. Before the first step every page of the night is loaded three times per server process
+baseline. Before the first step every page of the night is loaded six times per server process
 and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is
 stepped (--steps: numbers of live matches, --seconds each); every step prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step
@@ -143,13 +143,14 @@ def warm_up(port: int, data: dict, workers: int) -> float:
     server on a round night has been up and serving these pages during the day, and the first
     visitor after a restart is not what the steps measure. Each server process keeps the parts of
     pages it drew in its own memory (settings, "template_fragments"), and which process answers a
-    request is not up to the client: so each page is loaded three times per process, which leaves
-    about one page in a hundred that a process has not drawn yet (as it would have during the
-    day). The protocol PDFs of the played matches are loaded once: each was made when it was
+    request is not up to the client: so each page is loaded six times per process, which leaves
+    about one page in a thousand that a process has not drawn yet (three times left one in thirty,
+    and a step's p95 of 20-odd loads is its largest but one: a page drawn for the first time, all
+    its parts, takes 40-90 ms). A load of a page its process has drawn reads its kept body. The protocol PDFs of the played matches are loaded once: each was made when it was
     first downloaded, after its match was confirmed in an earlier round, and is kept on disk,
     shared by the processes, until its match changes (scoring/views/exports.py)."""
     pages = [url for kind in ("standings", "live round", "match", "team") for url in data["pages"][kind]]
-    urls = pages * (3 * workers) + data["pdfs"]
+    urls = pages * (6 * workers) + data["pdfs"]
     started = time.perf_counter()
 
     def load(url):
