@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -162,6 +162,14 @@ def rounds_with_state(competition: Competition) -> list[Round]:
             played=Exists(matches.filter(status__in=[*HAS_RESULT, S.VOID])),
         ).order_by("number")
     )
+
+
+def last_change(*, competition: Competition | None = None, round: Round | None = None) -> datetime | None:  # noqa: A002
+    """When the latest match of the competition or the round changed (every service's change to a
+    match or its deals moves its updated_at): the "updated" time of a live page, which is what it
+    shows whenever it is drawn."""
+    matches = Match.objects.filter(competition=competition) if competition is not None else round.matches.all()
+    return matches.aggregate(latest=Max("updated_at"))["latest"]
 
 
 def current_round(rounds: list[Round]) -> Round | None:

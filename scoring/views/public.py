@@ -163,6 +163,7 @@ class CompetitionMixin(PublicPageMixin):
             "current_results": results,
             "current_byes": selectors.round_byes(current) if current is not None else [],
             "live": live,
+            "changed_at": public_selectors.last_change(competition=competition) if live else None,
             "embed": self.embed,
         }
 
@@ -252,6 +253,7 @@ class RoundMixin(CompetitionMixin):
             "byes": selectors.round_byes(round_),
             "live": public_selectors.round_is_live(round_),
             "clock": public_selectors.hall_clock(round_),
+            "changed_at": public_selectors.last_change(round=round_),
             **public_selectors.neighbour_rounds(round_),
         }
 
@@ -302,6 +304,7 @@ class MatchDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
             "protocol": protocol,
             "rules": match.rules,
             "live": match.status == Match.Status.IN_PROGRESS,
+            "changed_at": match.updated_at,
             "sides": [
                 ("home", match.home_team, match.home_substitute, match.home_total),
                 ("away", match.away_team, match.away_substitute, match.away_total),

@@ -4,10 +4,11 @@ data, and any change, or another viewer, address or language, gets a body drawn 
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import services
 from scoring.selectors import public as public_selectors
@@ -107,3 +108,25 @@ def test_the_standings_after_a_round_are_kept_apart_from_the_whole_table(client,
     assert '<option value="1" selected>' in after_one
     assert '<option value="1" selected>' not in whole
     assert '<option value="1" selected>' not in page(client, url)
+
+
+def test_a_live_pages_updated_time_is_its_latest_change_not_the_moment_it_was_drawn(client, league):
+    """A kept body is shown again later: its "Updated" time is when the results last changed (as
+    the polling part shows it after a swap), never a time of drawing that a later look would repeat."""
+    live = league["live"]
+    services.deals_record(match=live, user=league["secretary"], entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                          expected_version=None)  # fmt: skip
+    # Minutes ago, the live match the latest to change: a time of drawing is never that.
+    matches = type(live).objects.filter(competition=live.competition)
+    matches.update(updated_at=timezone.now() - timedelta(minutes=10))
+    matches.filter(pk=live.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    live.refresh_from_db()
+    updated = f"Uppdaterad {timezone.localtime(live.updated_at):%H:%M:%S}"
+    urls = [
+        reverse("scoring:competition-detail", args=[live.competition_id]),
+        reverse("scoring:round-detail", args=[live.competition_id, live.round.number]),
+        reverse("scoring:match-detail", args=[live.pk]),
+    ]
+    for url in urls:
+        assert updated in page(client, url), url
+        assert updated in page(client, url), url  # the kept body, looked at again
