@@ -19,6 +19,11 @@ from scoring.models import Bye, Club, Competition, Match, Round, Team
 from scoring.selectors.counting import counted_q
 
 
+def stamp_of(parts) -> str:
+    """A short text for the values read: it changes whenever one of them does."""
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
 def competition_document_stamp(competition: Competition) -> str:
     return _competition_stamp(competition, list(Competition.objects.filter(pk=competition.pk).values_list()))
 
@@ -40,7 +45,7 @@ def _competition_stamp(competition: Competition, competition_row) -> str:
         ),
         list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")),
     ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
 
 
 def competition_results_stamp(competition: Competition) -> str:
@@ -56,7 +61,7 @@ def competition_results_stamp(competition: Competition) -> str:
     ]
     if competition.points_rules.bye == "win":
         parts.append(list(Bye.objects.filter(round__competition=competition).order_by("pk").values_list("round_id", "team_id")))
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
 
 
 def match_document_stamp(match: Match) -> str:
@@ -74,7 +79,7 @@ def match_document_stamp(match: Match) -> str:
             "away_substitute__name",
         )),  # fmt: skip
     ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
 
 
 def match_page_stamp(match: Match) -> str:
@@ -87,7 +92,7 @@ def match_page_stamp(match: Match) -> str:
         match.pk, match.version, match.status, match.updated_at, match.rules, str(match.competition),
         str(match.home_team), str(match.away_team), str(match.home_substitute or ""), str(match.away_substitute or ""),
     ]  # fmt: skip
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
 
 
 # -- the public pages --------------------------------------------------------------------------
@@ -108,7 +113,7 @@ def round_page_stamp(round_: Round) -> str:
     """A round's page: its competition's page stamp and the round's own row (its hall clock), both
     as the page read them."""
     parts = [competition_page_stamp(round_.competition), sorted(model_to_dict(round_, exclude=["sitting_out"]).items())]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
 
 
 def public_match_page_stamp(match: Match) -> str:
@@ -127,18 +132,19 @@ def public_match_page_stamp(match: Match) -> str:
         model_to_dict(match.round, exclude=["sitting_out"]) if match.round else None,
         names,
     ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
 
 
 def team_page_stamp(team: Team, history_stamp: str) -> str:
-    """A team's page: its own row with its club and players, each of its matches with its
-    opponents and competition as the results table names them, its competitions, and the seasons'
-    figures (`history_stamp`, scoring.selectors.history.season_history_stamp, which the page's
-    season-by-season table is kept under too)."""
+    """A team's page: its own row with its club and players (as scoring.selectors.public.team_page_team
+    read them for the page), each of its matches with its opponents and competition as the results
+    table names them, its competitions, and the seasons' figures (`history_stamp`,
+    scoring.selectors.history.season_history_stamp, which the page's season-by-season table is kept
+    under too)."""
     matches = Match.objects.filter(Q(home_team=team) | Q(away_team=team)).order_by("pk")
     parts = [
-        list(Team.objects.filter(pk=team.pk).values_list()),
-        list(Team.objects.filter(pk=team.pk).values_list("club__name", "player_one__name", "player_two__name")),
+        model_to_dict(team),
+        (team.club.name, team.player_one.name, team.player_two.name),
         list(matches.values_list(
             "pk", "version", "updated_at", "home_team__name", "away_team__name", "home_team__club__name",
             "away_team__club__name", "round__number", "round__date", "competition__name", "competition__season",
@@ -147,4 +153,4 @@ def team_page_stamp(team: Team, history_stamp: str) -> str:
         list(team.competitions.order_by("pk").values_list("pk", "name", "season", "is_public")),
         history_stamp,
     ]
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    return stamp_of(parts)
