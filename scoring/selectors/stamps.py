@@ -86,13 +86,21 @@ def match_page_stamp(match: Match) -> str:
     """The stamp of what a match's protocol page draws of it once per change, read from the row
     already loaded (no query): the match's own fields (every service's change to the match or its
     deals moves version and updated_at), its rule set, and the names of its competition and teams,
-    which are edited elsewhere without touching the match. The secretary's sheet, an empty entry
-    form and the log are kept under it (templates/scoring/secretary/protocol.html)."""
+    which are edited elsewhere without touching the match. The secretary's sheet and the log are
+    kept under it (templates/scoring/secretary/protocol.html; an empty entry form's fields under
+    entry_fields_stamp)."""
     parts = [
         match.pk, match.version, match.status, match.updated_at, match.rules, str(match.competition),
         str(match.home_team), str(match.away_team), str(match.home_substitute or ""), str(match.away_substitute or ""),
     ]  # fmt: skip
     return stamp_of(parts)
+
+
+def entry_fields_stamp(match: Match) -> str:
+    """The stamp of a protocol page's empty entry fields (no query): they show the rule set's
+    fields and the teams' names, and nothing of the deals recorded, so they stay the same from one
+    deal to the next (templates/scoring/secretary/_deal_layout.html)."""
+    return stamp_of([match.rules, str(match.home_team), str(match.away_team)])
 
 
 # -- the public pages --------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from scoring.forms.protocol import (
 )
 from scoring.models import Match
 from scoring.selectors import secretary as secretary_selectors
-from scoring.selectors.stamps import match_page_stamp
+from scoring.selectors.stamps import entry_fields_stamp, match_page_stamp
 
 from .secretary_base import (
     MatchAccessMixin,
@@ -155,9 +155,10 @@ class ProtocolPageMixin(MatchAccessMixin):
             "upload_form": ProtocolUploadForm(
                 initial={"version": match.version}, replaces_deals=bool(match.deal_count)
             ),
-            # The sheet, an empty entry form and the log are drawn once per change of the match
-            # (page_stamp); the log is read only when it is drawn.
+            # The sheet and the log are drawn once per change of the match (page_stamp), the log
+            # read only when it is drawn; the empty entry fields once for all its deals.
             "page_stamp": match_page_stamp(match),
+            "entry_fields_stamp": entry_fields_stamp(match),
             "audit": (
                 SimpleLazyObject(lambda: secretary_selectors.match_audit_entries(match))
                 if can_see_audit(request.user, match)

@@ -95,9 +95,10 @@ def test_the_language_is_part_of_every_key(client, league):
 
 
 def test_the_secretarys_sheet_entry_form_and_log_follow_every_change(client, league):
-    """The protocol page keeps its sheet, its empty entry form and its log under the match's page
-    stamp (scoring.selectors.stamps.match_page_stamp): a deal saved elsewhere (another secretary, an
-    import), a renamed team and a new log entry all show on the next look."""
+    """The protocol page keeps its sheet and its log under the match's page stamp
+    (scoring.selectors.stamps.match_page_stamp), and the empty entry fields under the rules and the
+    teams' names (entry_fields_stamp): a deal saved elsewhere (another secretary, an import), a
+    renamed team and a new log entry all show on the next look, and the form asks for the next deal."""
     live, secretary = league["live"], league["secretary"]
     client.force_login(secretary)
     url = reverse("scoring:match-protocol", args=[live.pk])
@@ -114,12 +115,15 @@ def test_the_secretarys_sheet_entry_form_and_log_follow_every_change(client, lea
     html, total, logged_after = look()
     assert total == "1\u202f985" and 'id="deal-2"' in html
     assert logged_after == logged + 1
+    assert ">Spara giv 3<" in html and ">Spara giv 2<" not in html
     team = league["teams"]["dam"]
     team.name = "Drottningarna"
     services.team_save(user=secretary, team=team)
     html, _total, _logged = look()
     sheet = html[html.index('class="sheet"'):html.index("</table>", html.index('class="sheet"'))]
     assert "Drottningarna" in sheet and "Damerna" not in sheet
+    fields = html[html.index('class="deal-sides"'):html.index('class="deal-common"')]
+    assert "Drottningarna" in fields and "Damerna" not in fields
 
 
 def page_at(client, url) -> str:
