@@ -189,3 +189,27 @@ def test_a_deal_saved_draws_only_its_own_row_of_a_kept_table(client, league):
 
     assert row_of(after, league["played"]) == row_of(before, league["played"])
     assert row_of(after, live) != row_of(before, live)
+
+
+@pytest.mark.parametrize("where", ["public match page", "secretary's sheet"])
+def test_a_kept_deal_row_follows_a_correction_of_an_earlier_deal(client, league, where):
+    """A match's protocol keeps each deal's rows under that deal's values (ProtocolDeal): a
+    correction of deal 1 changes deal 1's row and the running total of every later row, and each
+    shows at once; a deal saved after them draws its own row (and the one before, no longer the last)."""
+    live, secretary = league["live"], league["secretary"]
+    client.force_login(secretary)
+    name = "scoring:match-detail" if where == "public match page" else "scoring:match-protocol"
+    live = services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                                 expected_version=None)
+
+    def rows():
+        html = page(client, name, live.pk)
+        return {number: re.search(rf'id="deal-{number}".*?</tr>', html, re.S).group(0) for number in (1, 2)}
+
+    before = rows()
+    assert "1\u202f985" in before[2]
+    live = services.deal_correct(match=live, user=secretary, number=1, entry=deal(1, home_cards=120, away_cards=50,
+                                 end="stock"), reason="Fel avskrivet", expected_version=None)
+    after = rows()
+    assert after[1] != before[1] and after[2] != before[2]
+    assert "1\u202f985" not in after[2] and ">220<" in after[2]
