@@ -250,9 +250,21 @@ def team_page_team(pk: int) -> Team:
     return get_object_or_404(Team.objects.select_related("club", "player_one", "player_two"), pk=pk)
 
 
-def team_public_matches(team: Team) -> list[Match]:
+def team_public_matches(team: Team) -> QuerySet[Match]:
     """The team's matches in public competitions, earliest first (selectors.team_results)."""
-    return list(team_results(team).filter(competition__is_public=True))
+    return team_results(team).filter(competition__is_public=True)
+
+
+def team_public_results(team: Team) -> list[Match]:
+    """The team's matches with a result in public competitions, earliest first."""
+    return list(team_public_matches(team).filter(status__in=HAS_RESULT).exclude(winner=""))
+
+
+def team_public_fixtures(team: Team) -> list[Match]:
+    """The team's matches in public competitions without a result (live, to be played, or ended
+    without a winner yet), earliest first; not the void ones."""
+    with_result = Q(status__in=HAS_RESULT) & ~Q(winner="")
+    return list(team_public_matches(team).exclude(with_result).exclude(status=S.VOID))
 
 
 def team_public_competitions(team: Team) -> QuerySet[Competition]:

@@ -17,6 +17,7 @@ from django.forms.models import model_to_dict
 
 from scoring.models import Bye, Club, Competition, Match, Round, Team
 from scoring.selectors.counting import counted_q
+from scoring.selectors.public import HAS_RESULT
 
 
 def stamp_of(parts) -> str:
@@ -143,22 +144,24 @@ def public_match_page_stamp(match: Match) -> str:
     return stamp_of(parts)
 
 
-def team_page_stamp(team: Team, history_stamp: str) -> str:
-    """A team's page: its own row with its club and players (as scoring.selectors.public.team_page_team
-    read them for the page), each of its matches with its opponents and competition as the results
-    table names them, its competitions, and the seasons' figures (`history_stamp`,
-    scoring.selectors.history.season_history_stamp, which the page's season-by-season table is kept
-    under too)."""
+def team_page_stamps(team: Team, history_stamp: str) -> tuple[str, str]:
+    """A team's page, and the part of it made of its results (the results table and the recent
+    form), read with one query: the team's own row with its club and players (as
+    scoring.selectors.public.team_page_team read them for the page), each of its matches with its
+    opponents and competition as the results table names them, its competitions, and the seasons'
+    figures (`history_stamp`, scoring.selectors.history.season_history_stamp, which the page's
+    season-by-season table is kept under too). The results' stamp is of the matches with a result
+    only: a deal saved in the team's live match changes the page, not its results."""
     matches = Match.objects.filter(Q(home_team=team) | Q(away_team=team)).order_by("pk")
-    parts = [
-        model_to_dict(team),
-        (team.club.name, team.player_one.name, team.player_two.name),
-        list(matches.values_list(
-            "pk", "version", "updated_at", "home_team__name", "away_team__name", "home_team__club__name",
-            "away_team__club__name", "round__number", "round__date", "competition__name", "competition__season",
-            "competition__is_public",
-        )),  # fmt: skip
-        list(team.competitions.order_by("pk").values_list("pk", "name", "season", "is_public")),
+    rows = list(matches.values_list(
+        "pk", "version", "updated_at", "status", "winner", "home_team__name", "away_team__name",
+        "home_team__club__name", "away_team__club__name", "round__number", "round__date", "competition__name",
+        "competition__season", "competition__is_public",
+    ))  # fmt: skip
+    team_parts = [model_to_dict(team), (team.club.name, team.player_one.name, team.player_two.name)]
+    with_result = [row for row in rows if row[3] in HAS_RESULT and row[4]]
+    page = stamp_of([
+        *team_parts, rows, list(team.competitions.order_by("pk").values_list("pk", "name", "season", "is_public")),
         history_stamp,
-    ]
-    return stamp_of(parts)
+    ])  # fmt: skip
+    return page, stamp_of([*team_parts, with_result])

@@ -25,7 +25,7 @@ from scoring.selectors.stamps import (
     competition_results_stamp,
     public_match_page_stamp,
     round_page_stamp,
-    team_page_stamp,
+    team_page_stamps,
 )
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
@@ -351,7 +351,8 @@ class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
 
     def page_stamp(self) -> str:
         self.history_stamp = season_history_stamp()
-        return team_page_stamp(self.team, self.history_stamp)
+        page, self.results_stamp = team_page_stamps(self.team, self.history_stamp)
+        return page
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -361,22 +362,24 @@ class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
 
     def body_context(self) -> dict:
         team = self.team
-        matches = public_selectors.team_public_matches(team)
-        played = [m for m in matches if m.status in public_selectors.HAS_RESULT and m.winner]
-        form = [
-            {"match": m, "outcome": _form_letter(m, team), "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
-            for m in played[-FORM_LENGTH:]
-        ]
+        # The results and the recent form are kept under their own stamp (results_stamp): the
+        # matches with a result are read only when those are drawn, the others every time.
+        played = SimpleLazyObject(lambda: public_selectors.team_public_results(team))
         return {
-            "results": ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None,
-            "fixtures": ResultsTable(
-                [m for m in matches if m not in played and m.status != Match.Status.VOID],
-                caption=_("Fixtures"),
-                across_rounds=True,
+            "results": SimpleLazyObject(
+                lambda: ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None
             ),
-            "form": form,
+            "fixtures": ResultsTable(
+                public_selectors.team_public_fixtures(team), caption=_("Fixtures"), across_rounds=True
+            ),
+            "form": SimpleLazyObject(lambda: [
+                {"match": m, "outcome": _form_letter(m, team),
+                 "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
+                for m in played[-FORM_LENGTH:]
+            ]),  # fmt: skip
             "competitions": public_selectors.team_public_competitions(team),
             "history_stamp": self.history_stamp,
+            "results_stamp": self.results_stamp,
         }
 
 

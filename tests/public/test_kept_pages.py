@@ -47,7 +47,7 @@ def counting(monkeypatch, owner, name) -> list:
         (lambda league: reverse("scoring:competition-detail", args=[league["competition"].pk]), public_selectors, "rounds_with_state"),
         (lambda league: reverse("scoring:round-detail", args=[league["competition"].pk, 1]), public_selectors, "round_is_live"),
         (lambda league: reverse("scoring:match-detail", args=[league["live"].pk]), public_views, "status_text"),
-        (lambda league: reverse("scoring:team-detail", args=[league["teams"]["dam"].pk]), public_selectors, "team_public_matches"),
+        (lambda league: reverse("scoring:team-detail", args=[league["teams"]["dam"].pk]), public_selectors, "team_public_fixtures"),
     ],
     ids=["competition", "round", "match", "team"],
 )
@@ -66,6 +66,31 @@ def test_a_second_look_at_an_unchanged_page_reads_none_of_its_body(client, leagu
                           expected_version=None)  # fmt: skip
     page(client, url)
     assert len(calls) == 2
+
+
+def test_a_team_pages_results_are_read_again_only_when_a_result_changes(client, league, monkeypatch):
+    """The results table and the recent form are kept under the stamp of the team's matches with a
+    result (scoring.selectors.stamps.team_page_stamps): a deal saved in its live match draws the
+    page's fixtures again, with the new total, but not its results; a result that comes does."""
+    team, live, secretary = league["teams"]["dam"], league["live"], league["secretary"]
+    url = reverse("scoring:team-detail", args=[team.pk])
+    results = counting(monkeypatch, public_selectors, "team_public_results")
+    page(client, url)
+    assert len(results) == 1
+    live = services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                                 expected_version=None)  # fmt: skip
+    html = page(client, url)
+    assert len(results) == 1 and "1\u202f985" in html
+    for number in range(3, 9):
+        live = services.deals_record(match=live, user=secretary, entry=deal(number, home_cards=1000, away_cards=50,
+                                     end="stock"), expected_version=None)  # fmt: skip
+        if live.status != live.Status.IN_PROGRESS:
+            break
+    assert live.winner == "home"
+    html = page(client, url)
+    assert len(results) == 2
+    results_part = html[html.index('id="results-heading"') : html.index('id="fixtures-heading"')]
+    assert f"/matches/{live.pk}/" in results_part
 
 
 def test_a_new_date_of_a_round_shows_on_its_page_and_the_competitions(client, league):
