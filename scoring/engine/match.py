@@ -29,7 +29,6 @@ from .deal import (
     DealEntry,
     DealScore,
     deal_fast_path,
-    deal_scores,
     run_checks,
     score_deal,
 )
@@ -199,11 +198,11 @@ def replay(
             home_min, home_low, home_high = rules.opening_step(home_total)
         if not away_low <= away_total < away_high:
             away_min, away_low, away_high = rules.opening_step(away_total)
-        home_score, away_score = deal_scores(rules, deal)
-        # Most deals pass every check: the checks run only for those that may not, and of the
-        # warnings only those that find something (deal.py). A deal without problems shares the
-        # one empty tuple; the rare problem found below makes a new tuple.
-        passes, found = deal_fast_path(rules, deal, home_score, away_score)
+        # The deal scores, and whether the deal passes every check: the checks run only for a
+        # deal that may not, and of the warnings only those that find something (deal.py). A deal
+        # without problems shares the one empty tuple; the rare problem found below makes a new
+        # tuple.
+        home_score, away_score, passes, found = deal_fast_path(rules, deal)
         if passes:
             errors = NO_PROBLEMS
         else:
