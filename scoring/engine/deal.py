@@ -27,6 +27,8 @@ DEAL_ENDS = (END_OUT, END_STOCK, END_CLOCK)
 
 # Card points of the whole pack of 108 cards (RULES.md, card values).
 PACK_CARD_POINTS = 1180
+# The fewest card points a side can have: the whole pack left in its hands.
+LOWEST_CARD_POINTS = -PACK_CARD_POINTS
 # Ranks A–4 that can form a canasta (rule 11 b), and wild cards in two packs (4 jokers, 8 twos).
 CANASTA_RANKS = 11
 WILD_CARDS = 12
@@ -517,7 +519,11 @@ def deal_warnings_to_run(rules: RuleSet, deal: DealEntry) -> Sequence:
 
 def deal_fast_path(rules: RuleSet, deal: DealEntry) -> tuple[int, int, bool, Sequence]:
     """`deal_scores`, `passes_deal_checks` and `deal_warnings_to_run` at once: replay asks all
-    three of every deal, and one call reads the deal's numbers once."""
+    three of every deal, and one call reads the deal's numbers once.
+
+    Every comparison stands in an `if`, none in a value (`x = a > b or …`, `return a <= b and …`):
+    CPython specialises a comparison of two whole numbers only where it decides a jump, and every
+    deal of a season's files passes here."""
     home, away = deal.home, deal.away
     home_cards, away_cards = home.cards, away.cards
     home_penalty, away_penalty = home.penalty, away.penalty
@@ -547,44 +553,49 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry) -> tuple[int, int, bool, Seq
         if home_red3 > 0:
             melded = home.melded
             if melded is None:
-                melded = home_canastas > 0 or home_cards > 0 or out == HOME
-                assumed = not melded
+                if home_canastas > 0 or home_cards > 0 or out == HOME:
+                    melded = True
+                else:
+                    melded = False
+                    assumed = True
             home_score += rules.red_three_points(home_red3, melded)
         if away_red3 > 0:
             melded = away.melded
             if melded is None:
-                melded = away_canastas > 0 or away_cards > 0 or out == AWAY
-                assumed = assumed or not melded
+                if away_canastas > 0 or away_cards > 0 or out == AWAY:
+                    melded = True
+                else:
+                    melded = False
+                    assumed = True
             away_score += rules.red_three_points(away_red3, melded)
 
-    # The warnings first, since a deal that fails a check is still warned about.
+    # The warnings first, since a deal that fails a check is still warned about: a tuple, grown
+    # only by what is found (most deals find nothing and make nothing), in DEAL_WARNINGS' order.
+    to_run: tuple = ()
     # _deal_score_high
-    high = home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE
+    if home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE:
+        to_run = (_deal_score_high,)
     # _penalty_unusual
     unusual = home_penalty % USUAL_PENALTY_STEP or away_penalty % USUAL_PENALTY_STEP
-    # A tuple, grown only by what is found: most deals with red threes find nothing and make
-    # nothing.
-    to_run: tuple = ()
-    if high or unusual or home_red3 > 0 or away_red3 > 0:
-        if high:
-            to_run += (_deal_score_high,)
-        if unusual:
-            to_run += (_penalty_unusual,)
-        if home_red3 > 0 or away_red3 > 0:
-            if not red_three:
-                # _red_threes_not_counted
-                to_run += (_red_threes_not_counted,)
-            elif assumed:
-                # _melded_assumed
-                to_run += (_melded_assumed,)
+    if unusual:
+        to_run += (_penalty_unusual,)
+    if home_red3 > 0 or away_red3 > 0:
+        if not red_three:
+            # _red_threes_not_counted
+            to_run += (_red_threes_not_counted,)
+        elif assumed:
+            # _melded_assumed
+            to_run += (_melded_assumed,)
 
     # The checks.
-    # _multiples_of_5
-    if home_cards % 5 or away_cards % 5 or home_penalty % 5 or away_penalty % 5:
+    # _multiples_of_5 (a penalty in hundreds, not `unusual`, is one)
+    if home_cards % 5 or away_cards % 5 or (unusual and (home_penalty % 5 or away_penalty % 5)):
         return home_score, away_score, False, to_run
-    # _negative_counts: whole numbers OR-ed bit by bit make a negative number exactly when one of
-    # them is negative
-    if (home_natural | home_mixed | home_red3 | home_penalty | away_natural | away_mixed | away_red3 | away_penalty) < 0:
+    # _negative_counts
+    if (
+        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
+        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
+    ):  # fmt: skip
         return home_score, away_score, False, to_run
     end = deal.end or (END_OUT if out else END_STOCK)
     # _going_out_count, _out_without_canasta, _concealed_without_out
@@ -612,12 +623,12 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry) -> tuple[int, int, bool, Seq
         ):
             return home_score, away_score, False, to_run
     home_written, away_written = home.written_score, away.written_score
-    return home_score, away_score, (
+    if (
         # _red_threes: with no count negative, both sides' together within the limit is enough
         home_red3 + away_red3 <= RED_THREES
         # _card_points_range
-        and -PACK_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
-        and -PACK_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
+        and LOWEST_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
+        and LOWEST_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
         and home_cards + away_cards <= PACK_CARD_POINTS
         # _score_mismatch
         and (home_written == home_score or home_written is None)
@@ -627,7 +638,9 @@ def deal_fast_path(rules: RuleSet, deal: DealEntry) -> tuple[int, int, bool, Seq
         and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
         # _clock_not_allowed
         and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
-    ), to_run
+    ):
+        return home_score, away_score, True, to_run
+    return home_score, away_score, False, to_run
 
 
 # The checks the fast path stands for; a test holds this to DEAL_CHECKS and DEAL_WARNINGS.

@@ -215,11 +215,12 @@ def replay(
             warnings = tuple(run_checks(found, rules, deal, (home_score, away_score)))
         home_entry, away_entry = deal.home, deal.away
 
+        # A written minimum is most often the computed one: that comparison first.
         written = home_entry.written_min
-        if written is not None and written != home_min and written != opening_minimum(home_basis):
+        if written != home_min and written is not None and written != opening_minimum(home_basis):
             errors += (_minimum_problem(HOME, written, home_min, home_total),)
         written = away_entry.written_min
-        if written is not None and written != away_min and written != opening_minimum(away_basis):
+        if written != away_min and written is not None and written != opening_minimum(away_basis):
             errors += (_minimum_problem(AWAY, written, away_min, away_total),)
 
         home_total += home_score
