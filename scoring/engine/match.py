@@ -29,7 +29,6 @@ from .deal import (
     DealEntry,
     DealScore,
     deal_fast_path,
-    deal_scores,
     run_checks,
     score_deal,
 )
@@ -199,11 +198,11 @@ def replay(
             home_min, home_low, home_high = rules.opening_step(home_total)
         if not away_low <= away_total < away_high:
             away_min, away_low, away_high = rules.opening_step(away_total)
-        home_score, away_score = deal_scores(rules, deal)
-        # Most deals pass every check: the checks run only for those that may not, and of the
-        # warnings only those that find something (deal.py). A deal without problems shares the
-        # one empty tuple; the rare problem found below makes a new tuple.
-        passes, found = deal_fast_path(rules, deal, home_score, away_score)
+        # The deal scores, and whether the deal passes every check: the checks run only for a
+        # deal that may not, and of the warnings only those that find something (deal.py). A deal
+        # without problems shares the one empty tuple; the rare problem found below makes a new
+        # tuple.
+        home_score, away_score, passes, found = deal_fast_path(rules, deal)
         if passes:
             errors = NO_PROBLEMS
         else:
@@ -216,11 +215,12 @@ def replay(
             warnings = tuple(run_checks(found, rules, deal, (home_score, away_score)))
         home_entry, away_entry = deal.home, deal.away
 
+        # A written minimum is most often the computed one: that comparison first.
         written = home_entry.written_min
-        if written is not None and written != home_min and written != opening_minimum(home_basis):
+        if written != home_min and written is not None and written != opening_minimum(home_basis):
             errors += (_minimum_problem(HOME, written, home_min, home_total),)
         written = away_entry.written_min
-        if written is not None and written != away_min and written != opening_minimum(away_basis):
+        if written != away_min and written is not None and written != opening_minimum(away_basis):
             errors += (_minimum_problem(AWAY, written, away_min, away_total),)
 
         home_total += home_score

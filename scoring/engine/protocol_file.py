@@ -885,8 +885,9 @@ class _PlainPlan:
         # row list at once (`columns`) and the look-up that reads them (`readers`); and where the
         # others go in the arguments, with their value.
         present = [(position, known) for position, known, _absent in arguments if position is not None]
-        width = read_row.width
-        self.columns = itemgetter(*[slice(position, None, width) for position, _known in present])
+        # A row's cells and then its line end (read_plain_csv): a column is every (width + 1)th cell.
+        stride = read_row.width + 1
+        self.columns = itemgetter(*[slice(position, None, stride) for position, _known in present])
         self.readers = tuple(known.__getitem__ for _position, known in present)
         self.absent = [(index, absent) for index, (position, _known, absent) in enumerate(arguments) if position is None]
 
@@ -940,22 +941,24 @@ def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
         text = text.replace("\r\n", "\n")
         if "\r" in text:
             return None
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    count = len(lines) - 1
+    text = text.removesuffix("\n")
+    count = text.count("\n")
     if not 0 < count <= MAX_ROWS:
         return None
-    header = _plain_header(lines[0], delimiter)
+    header = _plain_header(text[: text.index("\n")], delimiter)
     if header is None:
         return None
     read_row, plan = header
     width = read_row.width
-    if list(map(str.count, lines, repeat(delimiter, count + 1))).count(width - 1) != count + 1:
+    # Split at once into cells with each line end a cell of its own: every line has the header's
+    # `width` cells exactly when the line ends are every (width + 1)th cell (no cell holds a line
+    # end otherwise), which one comparison of a slice finds.
+    cells = text.replace("\n", f"{delimiter}\n{delimiter}").split(delimiter)
+    stride = width + 1
+    if len(cells) != (count + 1) * stride - 1 or cells[width::stride] != ["\n"] * count:
         return None
-    cells = delimiter.join(lines).split(delimiter)
-    del cells[:width]
-    if cells[read_row.deal :: width] != _DEAL_TEXTS[:count]:
+    del cells[:stride]
+    if cells[read_row.deal :: stride] != _DEAL_TEXTS[:count]:
         return None
     # Each column read cell by cell by its column's look-up, straight into the entries (no list of
     # every value first). A cell not met before stops it with a KeyError: the number columns are
@@ -964,7 +967,7 @@ def read_plain_csv(text: str, delimiter: str) -> list[DealEntry] | None:
         deals = _plain_deals(plan, cells, count)
     except KeyError:
         try:
-            _learn_numbers(zip(plan.cells, (cells[position::width] for position in range(width))))
+            _learn_numbers(zip(plan.cells, (cells[position::stride] for position in range(width))))
             deals = _plain_deals(plan, cells, count)
         except (_NotPlain, KeyError):
             return None

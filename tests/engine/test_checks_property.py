@@ -189,24 +189,24 @@ def test_the_fast_path_agrees_with_every_check(rules, deal, data):
         away=replace(deal.away, written_score=data.draw(written(score.away.score))),
     )
     errors = check_deal(rules, deal, score)
-    assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (errors == []), errors
+    assert passes_deal_checks(rules, deal) is (errors == []), errors
     warnings = deal_warnings(rules, deal, score)
-    assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (warnings == []), warnings
+    assert passes_deal_warnings(rules, deal) is (warnings == []), warnings
     assert_warnings_to_run_are_those_that_warn(rules, deal, score)
 
 
 def assert_warnings_to_run_are_those_that_warn(rules, deal, score):
     """deal_warnings_to_run names exactly the warnings that find something, in their order."""
     scores = (score.home.score, score.away.score)
-    to_run = deal_warnings_to_run(rules, deal, *scores)
+    to_run = deal_warnings_to_run(rules, deal)
     assert list(to_run) == [check for check in DEAL_WARNINGS if check(rules, deal, scores)], deal
 
 
 @settings(max_examples=1000, deadline=None)
 @given(rules=rule_sets, deal=st.one_of(arbitrary_deals, deals_at_the_edges()))
 def test_the_deal_scores_of_replay_are_the_sums_of_the_parts(rules, deal):
-    """deal_scores adds up each side's score in one expression; deal_parts (rule 34 b) is the
-    definition, and the breakdown of score_deal."""
+    """deal_scores (the first two values of the fast path) adds up each side's score in one
+    expression; deal_parts (rule 34 b) is the definition, and the breakdown of score_deal."""
     home, away = deal_parts(rules, deal)
     assert deal_scores(rules, deal) == (sum(home), sum(away))
     score = score_deal(rules, deal)
@@ -249,8 +249,8 @@ def test_the_fast_path_agrees_at_every_edge(rules):
     for base in plain:
         for deal in one_change(rules, base):
             score = score_deal(rules, deal)
-            assert passes_deal_checks(rules, deal, score.home.score, score.away.score) is (check_deal(rules, deal, score) == []), deal
-            assert passes_deal_warnings(rules, deal, score.home.score, score.away.score) is (deal_warnings(rules, deal, score) == []), deal
+            assert passes_deal_checks(rules, deal) is (check_deal(rules, deal, score) == []), deal
+            assert passes_deal_warnings(rules, deal) is (deal_warnings(rules, deal, score) == []), deal
             assert_warnings_to_run_are_those_that_warn(rules, deal, score)
 
 
