@@ -335,11 +335,7 @@ LOGGING = {
 # {% cache %} tag uses "template_fragments") are kept in each process's memory: they are small and
 # many, a live page writes some on nearly every look during a round, and the file cache lists its
 # whole folder on every write to see whether it is full (with thousands of fragments that listing
-# cost more than drawing the fragment). A public page's whole body ("pages",
-# scoring.views.public.KeptBodyMixin) is one entry of tens of kB written once per change of the
-# page, and drawing it costs ten to thirty times that listing: it is kept where every process finds
-# it, on disk (in Redis when there is one), so a change is drawn once, not once in every process
-# that is asked for the page. The data's stamp or content is in every key, so no process
+# cost more than drawing the fragment). The data's stamp or content is in every key, so no process
 # ever hands out an old one, and their keys begin with the version of what draws them (the
 # templates, the code, the translations), so that a new version of the site never hands out what
 # an older one drew.
@@ -371,14 +367,6 @@ FRAGMENTS_CACHE = {
     # less. The least recently used third goes when it is full.
     "OPTIONS": {"MAX_ENTRIES": 100000},
 }
-PAGES_CACHE = {
-    "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-    "LOCATION": str(CACHE_DIR / "pages"),
-    "KEY_PREFIX": DRAWING_VERSION,
-    # A federation's round night changes some thousands of page bodies an hour; a body not asked
-    # for again since its page changed is what goes first, a third at a time when it is full.
-    "OPTIONS": {"MAX_ENTRIES": 3000},
-}
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
@@ -392,12 +380,6 @@ if REDIS_URL:
         },
         "documents": DOCUMENTS_CACHE,
         "template_fragments": FRAGMENTS_CACHE,
-        "pages": {
-            "BACKEND": "scoring.redis_cache.FallbackRedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": f"canasta-pages-{DRAWING_VERSION}",
-            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
-        },
     }
     # Sessions are written to the database and kept in Redis too, so a signed-in request reads
     # its session from Redis; when Redis does not answer, from the database. Every server knows
@@ -412,7 +394,6 @@ else:
         },
         "documents": DOCUMENTS_CACHE,
         "template_fragments": FRAGMENTS_CACHE,
-        "pages": PAGES_CACHE,
     }
     # Sessions in the database only: a process's own memory would not see another's logout.
     SESSION_ENGINE = "django.contrib.sessions.backends.db"

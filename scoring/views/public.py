@@ -60,14 +60,13 @@ class PublicPageMixin:
 
 
 class KeptBodyMixin:
-    """A public page whose body (all below the breadcrumbs) is kept in the "pages" cache, which a
-    server's processes share (settings), under the stamp of what it shows (`page_stamp`,
-    scoring.selectors.stamps), the address with its query, who looks, the poll interval and the day
-    (a round is live on its day). Its template wraps the body in
-    `{% cache 86400 public_page page_key LANGUAGE_CODE using="pages" %}`; the view looks the same key
-    up first, so a look at an unchanged page reads the stamp and the kept body only, and the body's
-    own reads (`body_context`) are made only when it is drawn. A change shows on the next look: it
-    changes the stamp, and so the key; nothing is ever deleted from the cache.
+    """A public page whose body (all below the breadcrumbs) is kept in the "template_fragments"
+    cache under the stamp of what it shows (`page_stamp`, scoring.selectors.stamps), the address
+    with its query, who looks, the poll interval and the day (a round is live on its day). Its
+    template wraps the body in `{% cache 86400 public_page page_key LANGUAGE_CODE %}`; the view looks
+    the same key up first, so a look at an unchanged page reads the stamp and the kept body only, and
+    the body's own reads (`body_context`) are made only when it is drawn. A change shows on the next
+    look: it changes the stamp, and so the key; nothing is ever deleted from the cache.
 
     A view using it defines `page_stamp()` and `body_context()` and ends its get_context_data
     with `with_body(context)`."""
@@ -80,7 +79,7 @@ class KeptBodyMixin:
         page_key = repr(
             [self.page_stamp(), request.get_full_path(), viewer, context["poll_seconds"], timezone.localdate()]
         )
-        kept = caches["pages"].get(make_template_fragment_key("public_page", [page_key, get_language()]))
+        kept = caches["template_fragments"].get(make_template_fragment_key("public_page", [page_key, get_language()]))
         if kept is not None:
             # The HTML this site drew itself (the {% cache %} tag kept it as the template made it).
             context["kept_body"] = mark_safe(kept)

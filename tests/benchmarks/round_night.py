@@ -141,19 +141,16 @@ def read_failures(prefix: Path) -> list[str]:
 def warm_up(port: int, data: dict, workers: int) -> float:
     """Load every page of the night, eight at a time, before the first step (not measured): a
     server on a round night has been up and serving these pages during the day, and the first
-    visitor after a restart is not what the steps measure. A page's whole body is kept where every
-    process of the server finds it (settings, "pages"), but the parts it is drawn from (a table's
-    rows, a protocol's deals) each process keeps in its own memory ("template_fragments"), and which
-    process answers a request is not up to the client. So each page is first loaded six times per
-    process under an address of its own (`?warm=N`: the address is part of a kept body's key, so
-    each of these loads is drawn by the process that takes it), which leaves about one page in a
-    thousand whose parts a process has not drawn yet (a page drawn for the first time, all its
-    parts, takes 40-90 ms, and a step's p95 of 20-odd loads is its largest but one); then once as
-    the visitors ask for it. The protocol PDFs of the played matches are loaded once: each was made
-    when it was first downloaded, after its match was confirmed in an earlier round, and is kept on
-    disk, shared by the processes, until its match changes (scoring/views/exports.py)."""
+    visitor after a restart is not what the steps measure. Each server process keeps the parts of
+    pages it drew in its own memory (settings, "template_fragments"), and which process answers a
+    request is not up to the client: so each page is loaded six times per process, which leaves
+    about one page in a thousand that a process has not drawn yet (three times left one in thirty,
+    and a step's p95 of 20-odd loads is its largest but one: a page drawn for the first time, all
+    its parts, takes 40-90 ms). A load of a page its process has drawn reads its kept body. The protocol PDFs of the played matches are loaded once: each was made when it was
+    first downloaded, after its match was confirmed in an earlier round, and is kept on disk,
+    shared by the processes, until its match changes (scoring/views/exports.py)."""
     pages = [url for kind in ("standings", "live round", "match", "team") for url in data["pages"][kind]]
-    urls = [f"{url}?warm={time}" for time in range(6 * workers) for url in pages] + pages + data["pdfs"]
+    urls = pages * (6 * workers) + data["pdfs"]
     started = time.perf_counter()
 
     def load(url):

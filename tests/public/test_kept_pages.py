@@ -155,20 +155,3 @@ def test_a_live_pages_updated_time_is_its_latest_change_not_the_moment_it_was_dr
     for url in urls:
         assert updated in page(client, url), url
         assert updated in page(client, url), url  # the kept body, looked at again
-
-
-def test_a_kept_body_is_found_by_another_process_of_the_server(client, league, monkeypatch):
-    """The bodies are kept on disk ("pages", a file cache the server's processes share), not in one
-    process's memory: a process that has drawn nothing yet (its own memory empty) finds the body
-    another one drew, and does not draw it again."""
-    from django.conf import settings
-    from django.core.cache import caches
-
-    assert settings.CACHES["pages"]["BACKEND"].endswith("FileBasedCache")
-    url = reverse("scoring:round-detail", args=[league["competition"].pk, 1])
-    calls = counting(monkeypatch, public_selectors, "round_is_live")
-    first = page(client, url)
-    caches["template_fragments"].clear()  # another process: none of this one's fragments
-    second = page(client, url)
-    assert len(calls) == 1
-    assert main_part(second) == main_part(first)
