@@ -37,8 +37,8 @@ FILES = 600
 # Many short rounds in pairs, ours and the baseline back to back (which goes first alternates): on
 # a shared virtual machine the speed of the whole machine moves by a third within seconds, and a
 # pair sees the same moment. The ratio is the median of the pairs' ratios.
-ROUNDS = 15
-SECONDS_PER_ROUND = 0.3
+ROUNDS = 31
+SECONDS_PER_ROUND = 0.25
 
 
 def _corpus(count: int = FILES, seed: int = 35):
