@@ -39,7 +39,9 @@ from requests.cookies import create_cookie
 
 DATA = json.loads(open(os.environ["ROUND_NIGHT_DATA"], encoding="utf-8").read())
 ACCOUNTS = itertools.cycle(DATA["accounts"][: int(os.environ.get("LIVE", len(DATA["accounts"])))])
-CONFIRMED = {"saves": 0}
+# Saves posted, and those answered with the redirect that confirms them (round_night.py counts the
+# deals stored afterwards: at least every confirmed one, at most every posted one).
+CONFIRMED = {"saves": 0, "posted": 0}
 SAVE_EVERY = 20
 LOOK_EVERY = 10
 VERSION = re.compile(r'name="version" value="(\d+)"')
@@ -98,6 +100,7 @@ class Secretary(FastHttpUser):
     @task
     def save_a_deal(self):
         data = {**DEAL, "version": self.version, "csrfmiddlewaretoken": self.token}
+        CONFIRMED["posted"] += 1
         with self.client.post(f"/matches/{self.match}/protocol/", data, name="deal save", allow_redirects=False,
                               catch_response=True) as response:
             if response.status_code != 302:

@@ -17,8 +17,13 @@ stepped (--steps: numbers of live matches, --seconds each); every step prints on
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step
   (the protocol PDF's and the secretary's protocol page's are printed without a target);
 - the errors (target 0);
+- the requests answered, as a share of those the step's users would make if every answer came at
+  once (target >= 90 %): an overloaded server queues requests, its baseline with them, and its
+  ratios alone could pass (at 300 live matches on this 2-core machine every p95 was 21-33 s, the
+  ratios 1.5x, and a third of the requests were answered);
 and at the end: every confirmed save stored (the deals of the live matches counted in the
-database equal the saves Locust saw confirmed), and `round_night_capacity`, the largest number of
+database are at least the saves Locust saw confirmed and at most those it posted: a save under
+way when its step ended may be stored unseen), and `round_night_capacity`, the largest number of
 live matches whose step met every target (target >= 300); the stepping stops at the first step
 that misses one, since a larger load would only queue behind its unanswered requests.
 """
@@ -162,7 +167,19 @@ def warm_up(port: int, data: dict, workers: int) -> float:
     return time.perf_counter() - started
 
 
-def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> tuple[bool, int]:
+# Of the requests a step's users would make if every answer came at once, the share that must have
+# been answered: a server that cannot keep up queues the rest, and its baseline queues with them,
+# so the ratios alone could pass an overloaded server.
+ANSWERED_SHARE = 0.9
+
+
+def planned_requests(live: int, spectators: int, seconds: int) -> float:
+    """The spectators' looks, the secretaries' saves, the PDF downloads and the baseline's requests
+    a step of `seconds` makes when every answer is immediate (locustfile.py's intervals)."""
+    return spectators * seconds / 10 + live * seconds / 20 + seconds / 1 + seconds / 0.25
+
+
+def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> tuple[bool, dict]:
     spectators = max(1, round(live * 1000 / 300))
     users = live + spectators + 2
     prefix = tmp / f"step{live}"
@@ -177,11 +194,18 @@ def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> 
         cwd=BASE_DIR, env=env, check=False, capture_output=True, timeout=seconds + 120,
     )
     stats = read_stats(prefix)
+    saves = json.loads(confirmed_path.read_text()) if confirmed_path.exists() else {"saves": 0, "posted": 0}
     if "baseline" not in stats:  # not one baseline request came back within the step: overloaded
         emit(f"round_night_{live}_baseline_p95", None, "ms", "an answer within the step", False)
-        return False, 0
+        return False, saves
+    made = sum(int(row["Request Count"]) for name, row in stats.items()
+               if name in ("live round", "standings", "match", "team", "deal save", "protocol pdf", "baseline"))
+    planned = planned_requests(live, spectators, seconds)
+    answered = emit(f"round_night_{live}_answered", 100 * made / planned, "% of planned requests",
+                    f">= {ANSWERED_SHARE:.0%}", made >= ANSWERED_SHARE * planned, requests=made, planned=round(planned))
     baseline = float(stats["baseline"]["95%"])
     ok = emit(f"round_night_{live}_baseline_p95", baseline, "ms", None, True, requests=int(stats["baseline"]["Request Count"]))
+    ok = answered and ok
     for kind in PAGE_TYPES:
         row = stats.get(kind)
         if row is None:
@@ -201,8 +225,7 @@ def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> 
     failures = int(stats["Aggregated"]["Failure Count"])
     ok = emit(f"round_night_{live}_errors", failures, "requests", 0, failures == 0,
               requests=int(stats["Aggregated"]["Request Count"]), about=read_failures(prefix)) and ok
-    confirmed = json.loads(confirmed_path.read_text())["saves"] if confirmed_path.exists() else 0
-    return ok, confirmed
+    return ok, saves
 
 
 def main(argv=None) -> int:
@@ -242,21 +265,25 @@ def main(argv=None) -> int:
                  live_matches=len(data["accounts"]), database="postgresql" if postgres else "sqlite")
             data_path = tmp / "round_night.json"
             data_path.write_text(json.dumps(data), encoding="utf-8")
-            capacity, confirmed = 0, 0
+            capacity, confirmed, posted = 0, 0, 0
             with gunicorn(env, workers=args.workers, threads=args.threads, log_path=tmp / "gunicorn.log") as port:
                 emit("round_night_warm_up", warm_up(port, data, args.workers), "s", None, True)
                 for live in steps:
                     if live > len(data["accounts"]):
                         break
                     ok, saves = run_step(live, args.seconds, port, data_path, tmp)
-                    confirmed += saves
+                    confirmed += saves["saves"]
+                    posted += saves["posted"]
                     if not ok:
                         # A larger load would only queue behind this one's unanswered requests.
                         break
                     capacity = live
             ids = json.dumps([account["match"] for account in data["accounts"]])
             stored = shell(COUNT.replace("IDS", repr(ids)), env, "COUNT:")
-    all_ok = emit("round_night_saves_stored", stored, "deals", f"= {confirmed} confirmed saves", stored == confirmed)
+    # Every confirmed save is stored; a save still under way when its step ended may be stored
+    # without Locust seeing the answer, but nothing is stored that was not posted.
+    all_ok = emit("round_night_saves_stored", stored, "deals", f"{confirmed} confirmed <= stored <= {posted} posted",
+                  confirmed <= stored <= posted)
     all_ok = emit("round_night_capacity", capacity, "live matches", f">= {CAPACITY_TARGET}",
                   capacity >= CAPACITY_TARGET) and all_ok
     return 0 if all_ok else 1
