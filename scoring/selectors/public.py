@@ -255,16 +255,24 @@ def team_public_matches(team: Team) -> QuerySet[Match]:
     return team_results(team).filter(competition__is_public=True)
 
 
+def has_result(status: str, winner: str) -> bool:
+    """Whether a match with this status and winner is among a team's results (WITH_RESULT)."""
+    return status in HAS_RESULT and bool(winner)
+
+
+# The same, as a filter: a match that has a result and a winner.
+WITH_RESULT = Q(status__in=HAS_RESULT) & ~Q(winner="")
+
+
 def team_public_results(team: Team) -> list[Match]:
     """The team's matches with a result in public competitions, earliest first."""
-    return list(team_public_matches(team).filter(status__in=HAS_RESULT).exclude(winner=""))
+    return list(team_public_matches(team).filter(WITH_RESULT))
 
 
 def team_public_fixtures(team: Team) -> list[Match]:
     """The team's matches in public competitions without a result (live, to be played, or ended
     without a winner yet), earliest first; not the void ones."""
-    with_result = Q(status__in=HAS_RESULT) & ~Q(winner="")
-    return list(team_public_matches(team).exclude(with_result).exclude(status=S.VOID))
+    return list(team_public_matches(team).exclude(WITH_RESULT).exclude(status=S.VOID))
 
 
 def team_public_competitions(team: Team) -> QuerySet[Competition]:

@@ -17,7 +17,7 @@ from django.forms.models import model_to_dict
 
 from scoring.models import Bye, Club, Competition, Match, Round, Team
 from scoring.selectors.counting import counted_q
-from scoring.selectors.public import HAS_RESULT
+from scoring.selectors.public import has_result
 
 
 def stamp_of(parts) -> str:
@@ -159,7 +159,7 @@ def team_page_stamps(team: Team, history_stamp: str) -> tuple[str, str]:
         "competition__season", "competition__is_public",
     ))  # fmt: skip
     team_parts = [model_to_dict(team), (team.club.name, team.player_one.name, team.player_two.name)]
-    with_result = [row for row in rows if row[3] in HAS_RESULT and row[4]]
+    with_result = [row for row in rows if has_result(row[3], row[4])]
     page = stamp_of([
         *team_parts, rows, list(team.competitions.order_by("pk").values_list("pk", "name", "season", "is_public")),
         history_stamp,
