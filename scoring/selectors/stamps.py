@@ -15,7 +15,7 @@ import hashlib
 from django.db.models import Count, Max, Q, Sum
 from django.forms.models import model_to_dict
 
-from scoring.models import Bye, Club, Competition, Match, Round, Team
+from scoring.models import Bye, Competition, Match, Round, Team
 from scoring.selectors.counting import counted_q
 from scoring.selectors.public import has_result
 
@@ -37,7 +37,9 @@ def _competition_stamp(competition: Competition, competition_row) -> str:
     parts = [
         sorted(matches.items()),
         competition_row,
-        list(Club.objects.filter(pk=competition.organiser_id).values_list("name")),
+        # The organiser as the page read it (scoring.selectors.public.visible_competitions reads it
+        # with the competition), else one query.
+        competition.organiser.name,
         list(competition.rounds.order_by("number").values_list("number", "date")),
         list(
             competition.teams.order_by("pk").values_list(
