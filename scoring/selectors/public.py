@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
-from django.db.models import Exists, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -122,10 +122,14 @@ def _live_match_q(today) -> Q:
     return Q(status=S.IN_PROGRESS) | Q(status=S.SCHEDULED, round__date=today)
 
 
-def round_is_live(round_: Round) -> bool:
-    """Pages poll for news while a match of the round is played (or about to be, on its day)."""
-    today = timezone.localdate()
-    return round_.matches.filter(_live_match_q(today)).exists()
+def round_live_state(round_: Round) -> tuple[bool, datetime | None]:
+    """Whether the round is live (its pages poll for news while a match of it is played, or about
+    to be on its day) and when its latest match changed (last_change), in one query: what a
+    round's page shows at its top."""
+    figures = round_.matches.aggregate(
+        live=Count("id", filter=_live_match_q(timezone.localdate())), latest=Max("updated_at")
+    )
+    return figures["live"] > 0, figures["latest"]
 
 
 def live_rounds(competition: Competition) -> QuerySet[Round]:

@@ -248,12 +248,13 @@ class RoundMixin(CompetitionMixin):
 
     def body_context(self) -> dict:
         round_ = self.round
+        live, changed_at = public_selectors.round_live_state(round_)
         return {
             "results": ResultsTable(selectors.round_results(round_), caption=_("Results")),
             "byes": selectors.round_byes(round_),
-            "live": public_selectors.round_is_live(round_),
+            "live": live,
             "clock": public_selectors.hall_clock(round_),
-            "changed_at": public_selectors.last_change(round=round_),
+            "changed_at": changed_at,
             **public_selectors.neighbour_rounds(round_),
         }
 

@@ -45,7 +45,7 @@ def counting(monkeypatch, owner, name) -> list:
     "url_of, owner, read",
     [
         (lambda league: reverse("scoring:competition-detail", args=[league["competition"].pk]), public_selectors, "rounds_with_state"),
-        (lambda league: reverse("scoring:round-detail", args=[league["competition"].pk, 1]), public_selectors, "round_is_live"),
+        (lambda league: reverse("scoring:round-detail", args=[league["competition"].pk, 1]), public_selectors, "round_live_state"),
         (lambda league: reverse("scoring:match-detail", args=[league["live"].pk]), public_views, "status_text"),
         (lambda league: reverse("scoring:team-detail", args=[league["teams"]["dam"].pk]), public_selectors, "team_public_fixtures"),
     ],
