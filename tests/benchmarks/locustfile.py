@@ -91,14 +91,26 @@ class Secretary(FastHttpUser):
         session = account["session"]
         self.client.cookiejar.set_cookie(create_cookie(session["name"], session["value"], domain=host))
         start_at_own_moment(self, SAVE_EVERY)
-        self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
+        self.open_protocol()
 
-    def read_protocol(self, response):
-        self.version = VERSION.search(response.text).group(1)
-        self.token = TOKEN.search(response.text).group(1)
+    def open_protocol(self):
+        """The protocol page, and from it the version and CSRF token the next save sends. A page
+        without its entry form (a secretary signed out: a session the servers do not accept) is an
+        error of the step, and he saves nothing until the page has its form again."""
+        self.version = self.token = None
+        with self.client.get(f"/matches/{self.match}/protocol/", name="protocol page", allow_redirects=False,
+                             catch_response=True) as response:
+            version, token = VERSION.search(response.text or ""), TOKEN.search(response.text or "")
+            if response.status_code != 200 or version is None or token is None:
+                response.failure(f"protocol page answered {response.status_code} without the entry form")
+                return
+            self.version, self.token = version.group(1), token.group(1)
 
     @task
     def save_a_deal(self):
+        if self.version is None:
+            self.open_protocol()
+            return
         data = {**DEAL, "version": self.version, "csrfmiddlewaretoken": self.token}
         CONFIRMED["posted"] += 1
         with self.client.post(f"/matches/{self.match}/protocol/", data, name="deal save", allow_redirects=False,
@@ -108,7 +120,7 @@ class Secretary(FastHttpUser):
                 return
             CONFIRMED["saves"] += 1
         # The browser follows the redirect: the protocol page with the new version.
-        self.read_protocol(self.client.get(f"/matches/{self.match}/protocol/", name="protocol page"))
+        self.open_protocol()
 
 
 class Spectator(FastHttpUser):

@@ -95,9 +95,23 @@ def main(argv=None) -> int:
         tmp = Path(folder)
         with scratch_database(tmp, postgres) as database_url:
             database = database_url.rsplit("/", 1)[1]
-            # The load test's settings: the site's own over plain HTTP, plus the baseline view.
+            cluster = Cluster(
+                run_dir=tmp / "cluster", database_url=database_url, port=free_port(),
+                app_ports=(free_port(), free_port()), redis_port=free_port(), workers=args.workers,
+                threads=args.threads, static_root=tmp / "static",
+                extra_env={
+                    "DJANGO_SETTINGS_MODULE": "tests.benchmarks.load_settings", "DJANGO_LOG_LEVEL": "WARNING",
+                    # Locust's one PDF reader stands for many visitors but comes from one address;
+                    # with the count shared in Redis, the per-visitor limit would refuse most of it.
+                    "DJANGO_DOCUMENTS_PER_MINUTE": "100000",
+                },
+            )  # fmt: skip
+            # The load test's settings: the site's own over plain HTTP, plus the baseline view; and
+            # the servers' secret key: the secretaries' sessions made here carry a hash of it, and a
+            # server with another key takes them for signed out.
             env = production_env(database_url=database_url, static_root=tmp / "static", DJANGO_LOG_LEVEL="WARNING",
-                                 DJANGO_SETTINGS_MODULE="tests.benchmarks.load_settings")  # fmt: skip
+                                 DJANGO_SETTINGS_MODULE="tests.benchmarks.load_settings",
+                                 DJANGO_SECRET_KEY=cluster.secret_key())  # fmt: skip
             started = time.perf_counter()
             manage("migrate", "--noinput", env=env)
             manage("collectstatic", "--noinput", env=env)
@@ -110,17 +124,6 @@ def main(argv=None) -> int:
             data_path = tmp / "round_night.json"
             data_path.write_text(json.dumps(data), encoding="utf-8")
 
-            cluster = Cluster(
-                run_dir=tmp / "cluster", database_url=database_url, port=free_port(),
-                app_ports=(free_port(), free_port()), redis_port=free_port(), workers=args.workers,
-                threads=args.threads, static_root=tmp / "static",
-                extra_env={
-                    "DJANGO_SETTINGS_MODULE": "tests.benchmarks.load_settings", "DJANGO_LOG_LEVEL": "WARNING",
-                    # Locust's one PDF reader stands for many visitors but comes from one address;
-                    # with the count shared in Redis, the per-visitor limit would refuse most of it.
-                    "DJANGO_DOCUMENTS_PER_MINUTE": "100000",
-                },
-            )  # fmt: skip
             capacity, confirmed = 0, 0
             try:
                 cluster.start_redis()
