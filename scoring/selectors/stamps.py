@@ -120,6 +120,16 @@ def competition_page_stamp(competition: Competition) -> str:
     return _competition_stamp(competition, sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()))
 
 
+def competition_outline_stamp(competition: Competition, rounds) -> str:
+    """What the competition page draws around its live part (no query): the competition's row, its
+    organiser and its rounds' numbers and days as the page read them."""
+    parts = [
+        sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()), competition.organiser.name,
+        [(round_.number, round_.date) for round_ in rounds],
+    ]  # fmt: skip
+    return stamp_of(parts)
+
+
 def round_page_stamp(round_: Round) -> str:
     """A round's page: its competition's page stamp and the round's own row (its hall clock), both
     as the page read them."""

@@ -21,6 +21,7 @@ from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.selectors.history import season_history_stamp
 from scoring.selectors.stamps import (
+    competition_outline_stamp,
     competition_page_stamp,
     competition_results_stamp,
     public_match_page_stamp,
@@ -194,9 +195,11 @@ class CompetitionDetailView(KeptBodyMixin, CompetitionMixin, TemplateView):
 
     def body_context(self) -> dict:
         context = self.live_context()
-        pk = self.competition.pk
-        context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in context["rounds"]]
-        context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
+        pk, rounds = self.competition.pk, context["rounds"]
+        context["outline_key"] = competition_outline_stamp(self.competition, rounds)
+        # Made only if the outline is drawn (it is kept under outline_key).
+        context["round_links"] = lambda: [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in rounds]
+        context["embed_url"] = lambda: absolute_reverse("scoring:competition-embed", pk)
         # The places round by round are worked out from every round's table: kept, as the
         # standings, until a result that counts changes (results_stamp, in the template's cache key).
         return context

@@ -105,6 +105,41 @@ def test_a_new_date_of_a_round_shows_on_its_page_and_the_competitions(client, le
     assert "24 oktober" in page(client, reverse("scoring:competition-detail", args=[competition.pk]))
 
 
+def test_the_competition_pages_outline_is_kept_across_deals_and_drawn_again_when_a_round_changes(
+    client, league, monkeypatch
+):
+    """What the competition page draws around its live part (its head, the round picker, the links
+    to its rounds and documents) is kept under its own stamp (competition_outline_stamp): a deal
+    saved in the live match draws the page's body again but not these; a round's new day does."""
+    from scoring.templatetags import export_links
+
+    competition, secretary, live = league["competition"], league["secretary"], league["live"]
+    url = reverse("scoring:competition-detail", args=[competition.pk])
+    outlines = counting(monkeypatch, export_links, "competition_links")
+    bodies = counting(monkeypatch, public_selectors, "rounds_with_state")
+    assert "17 oktober" in page(client, url)
+    assert (len(bodies), len(outlines)) == (1, 1)
+
+    services.deals_record(match=live, user=secretary, entry=deal(2, home_cards=100, away_cards=50, end="stock"),
+                          expected_version=None)  # fmt: skip
+    html = page(client, url)
+    assert (len(bodies), len(outlines)) == (2, 1)
+    assert "17 oktober" in html
+
+    round_ = competition.rounds.get(number=2)
+    round_.date = date(2026, 10, 24)
+    services.round_save(user=secretary, round=round_)
+    html = page(client, url)
+    assert (len(bodies), len(outlines)) == (3, 2)
+    assert "24 oktober" in html and "17 oktober" not in html
+
+    competition.name = "Mellansvenska ligan"
+    services.competition_save(user=secretary, competition=competition)
+    html = page(client, url)
+    assert len(outlines) == 3
+    assert html.count("Mellansvenska ligan") >= 2 and "Mellansvenska serien" not in html
+
+
 def test_a_renamed_opponent_shows_on_the_team_page(client, league):
     team_url = reverse("scoring:team-detail", args=[league["teams"]["ess"].pk])
     assert "Kungarna" in page(client, team_url)
