@@ -27,7 +27,7 @@ from __future__ import annotations
 from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q, with_play
 from .names import SWEDISH_COLLATION, order_by_name
 from .players import PlayerStatistics, player_statistics
-from .results import competition_results, round_byes, round_results, team_results
+from .results import competition_results, round_byes, round_result_rows, round_results, team_results
 from .standings import competition_standings, standings_preliminary_count
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "preliminary_q",
     "with_play",
     "round_byes",
+    "round_result_rows",
     "round_results",
     "standings_preliminary_count",
     "team_results",

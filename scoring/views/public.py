@@ -136,7 +136,7 @@ class CompetitionMixin(PublicPageMixin):
         results = None
         if current is not None:
             results = ResultsTable(
-                selectors.round_results(current),
+                selectors.round_result_rows(current),
                 caption=current,
                 link_target=self.link_target(),
             )
@@ -228,7 +228,7 @@ class CompetitionRoundsView(CompetitionMixin, TemplateView):
                 {
                     "round": round_,
                     "live": round_.live,
-                    "results": ResultsTable(selectors.round_results(round_), caption=round_),
+                    "results": ResultsTable(selectors.round_result_rows(round_), caption=round_),
                     "byes": selectors.round_byes(round_),
                 }
                 for round_ in public_selectors.rounds_with_state(self.competition)
@@ -253,7 +253,7 @@ class RoundMixin(CompetitionMixin):
         round_ = self.round
         live, changed_at = public_selectors.round_live_state(round_)
         return {
-            "results": ResultsTable(selectors.round_results(round_), caption=_("Results")),
+            "results": ResultsTable(selectors.round_result_rows(round_), caption=_("Results")),
             "byes": selectors.round_byes(round_),
             "live": live,
             "clock": public_selectors.hall_clock(round_),
