@@ -24,7 +24,7 @@ from scoring import permissions
 from scoring.models import Club, Competition, Match, Player, Round, Team
 from .names import order_by_name
 from .players import PlayerStatistics, player_statistics
-from .results import team_results
+from .results import RESULT_ROW_FIELDS, team_results
 
 S = Match.Status
 
@@ -255,8 +255,9 @@ def team_page_team(pk: int) -> Team:
 
 
 def team_public_matches(team: Team) -> QuerySet[Match]:
-    """The team's matches in public competitions, earliest first (selectors.team_results)."""
-    return team_results(team).filter(competition__is_public=True)
+    """The team's matches in public competitions, earliest first (selectors.team_results), with
+    what its page shows of them: the results tables' columns and the winner (its recent form)."""
+    return team_results(team).filter(competition__is_public=True).only(*RESULT_ROW_FIELDS, "winner")
 
 
 def has_result(status: str, winner: str) -> bool:
