@@ -81,6 +81,7 @@ def run_json(tmp_path, content, *args, name: str = "protokoll.csv"):
     return status, json.loads(out)
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_json_stdout_is_one_json_object_and_nothing_else(tmp_path):
     result = run_check(tmp_path, RULES_EXAMPLE, "--json")
     assert result.returncode == 1
@@ -92,6 +93,7 @@ def test_json_stdout_is_one_json_object_and_nothing_else(tmp_path):
 # -- exit status --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 @pytest.mark.parametrize(
     ("content", "status"),
     [
@@ -113,6 +115,7 @@ def test_exit_status_0_and_1(tmp_path, content, status):
     assert result.stdout.strip()
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 @pytest.mark.parametrize(
     ("content", "line", "column"),
     [
@@ -132,6 +135,7 @@ def test_exit_status_2_names_line_and_column(tmp_path, content, line, column):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_exit_status_2_for_a_missing_file(tmp_path):
     result = run_check(tmp_path, None, name="finns-inte.csv")
     assert result.returncode == 2
@@ -139,6 +143,7 @@ def test_exit_status_2_for_a_missing_file(tmp_path):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_exit_status_2_for_an_empty_file(tmp_path):
     result = run_check(tmp_path, "")
     assert result.returncode == 2
@@ -290,6 +295,7 @@ def test_sv_hem_opening_table(tmp_path):
     assert hem["deals"][1]["home"]["min_before"] == 120
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_unknown_rules_key_is_refused(tmp_path):
     result = run_check(tmp_path, CLEAN, "--rules", "no-such-rules")
     assert result.returncode != 0

@@ -30,6 +30,7 @@ DEALT_LATE = "deal,dealt,home_cards,home_natural,away_cards,out\n1,0,285,1,-40,h
 WARNED = "deal,home_cards,home_natural,home_red3,away_cards,away_penalty,out\n1,285,1,1,-40,50,home\n"
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_check_ends_a_time_up_match_by_the_clock(tmp_path):
     result = run_check(tmp_path, TIME_UP, "--json")
     assert result.returncode == 0, result.stderr
@@ -40,6 +41,7 @@ def test_check_ends_a_time_up_match_by_the_clock(tmp_path):
     }  # fmt: skip
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_time_up_under_rules_without_a_clock_is_an_error(tmp_path):
     result = run_check(tmp_path, TIME_UP, "--json", "--rules", "sv-hem")
     assert result.returncode == 1
@@ -49,6 +51,7 @@ def test_time_up_under_rules_without_a_clock_is_an_error(tmp_path):
     assert report["result"]["finished"] is False
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_a_deal_dealt_after_the_main_time_is_an_error_naming_the_column(tmp_path):
     result = run_check(tmp_path, DEALT_LATE, "--json")
     assert result.returncode == 1
@@ -57,6 +60,7 @@ def test_a_deal_dealt_after_the_main_time_is_an_error_naming_the_column(tmp_path
     assert "52" in error["message"] and "50" in error["message"]
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_the_new_warnings_have_codes_in_the_report(tmp_path):
     result = run_check(tmp_path, WARNED, "--json")
     assert result.returncode == 0
@@ -68,6 +72,7 @@ def test_the_new_warnings_have_codes_in_the_report(tmp_path):
     assert all(w["message"] for w in warnings)
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_many_files_and_folders_give_a_line_each_and_the_totals(tmp_path):
     season = tmp_path / "season"
     (season / "round-1").mkdir(parents=True)
@@ -93,6 +98,7 @@ def test_many_files_and_folders_give_a_line_each_and_the_totals(tmp_path):
     )
 
 
+@pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_many_files_as_json_lines(tmp_path):
     (tmp_path / "a.csv").write_text(TIME_UP)
     (tmp_path / "b.csv").write_text(RULES_EXAMPLE)

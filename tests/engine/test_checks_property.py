@@ -81,6 +81,7 @@ deals = st.builds(
 )
 
 
+@pytest.mark.slow  # 1 000 or more examples: seconds
 @settings(max_examples=1500, deadline=None)
 @given(rules=st.sampled_from(RULE_SETS), deal=deals)
 def test_the_engine_accepts_exactly_what_rules_md_accepts(rules, deal):
@@ -179,6 +180,7 @@ def written(score: int):
     return st.one_of(st.none(), st.just(score), st.integers(score - 10, score + 10), st.integers())
 
 
+@pytest.mark.slow  # 1 000 or more examples: seconds
 @settings(max_examples=1000, deadline=None)
 @given(rules=rule_sets, deal=st.one_of(arbitrary_deals, deals_at_the_edges()), data=st.data())
 def test_the_fast_path_agrees_with_every_check(rules, deal, data):
@@ -202,6 +204,7 @@ def assert_warnings_to_run_are_those_that_warn(rules, deal, score):
     assert list(to_run) == [check for check in DEAL_WARNINGS if check(rules, deal, scores)], deal
 
 
+@pytest.mark.slow  # 1 000 or more examples: seconds
 @settings(max_examples=1000, deadline=None)
 @given(rules=rule_sets, deal=st.one_of(arbitrary_deals, deals_at_the_edges()))
 def test_the_deal_scores_of_replay_are_the_sums_of_the_parts(rules, deal):

@@ -9,6 +9,7 @@ CR LF and lone CR) under headers of any order, with optional columns left out.""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,6 +89,7 @@ def outcome(read, *args):
         return error
 
 
+@pytest.mark.slow  # 500 texts, each read six ways: seconds
 @settings(max_examples=500, deadline=None)
 @given(text=texts())
 def test_the_plain_reading_reads_what_the_row_reading_reads(text):

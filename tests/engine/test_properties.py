@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -176,6 +177,7 @@ def test_writing_the_right_score_stays_clean_and_a_wrong_one_is_caught(case):
 # -- a match ------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # whole matches replayed many times: seconds
 @MATCH_SETTINGS
 @given(rules_and_match())
 def test_totals_are_sums_and_the_match_ends_at_the_first_deal_reaching_the_target(case):
@@ -231,6 +233,7 @@ def test_totals_are_sums_and_the_match_ends_at_the_first_deal_reaching_the_targe
     assert state.warnings == sum(len(d.warnings) for d in state.deals)
 
 
+@pytest.mark.slow  # whole matches replayed many times: seconds
 @MATCH_SETTINGS
 @given(rules_and_match(), st.booleans())
 def test_clock_expired_ends_a_timed_match_as_it_stands(case, expired):
@@ -261,6 +264,7 @@ def problem_summary(state):
     ], (state.home_total, state.away_total, state.finished, state.end, state.end_deal, state.winner, state.errors, state.warnings)
 
 
+@pytest.mark.slow  # whole matches replayed many times: seconds
 @MATCH_SETTINGS
 @given(rules_and_match())
 def test_csv_round_trip_changes_nothing(case):
@@ -301,6 +305,7 @@ def rules_and_timed_match(draw):
     return rules, dressed
 
 
+@pytest.mark.slow  # whole matches replayed many times: seconds
 @MATCH_SETTINGS
 @given(rules_and_timed_match(), st.booleans())
 def test_the_next_deal_from_the_running_state_is_the_replayed_one(case, expired):
@@ -325,6 +330,7 @@ def test_the_next_deal_from_the_running_state_is_the_replayed_one(case, expired)
         assert (following.home_min_next, following.away_min_next) == (whole.home_min_next, whole.away_min_next)
 
 
+@pytest.mark.slow  # whole matches replayed many times: seconds
 @PROPERTY_SETTINGS
 @given(rules_and_match())
 def test_a_replayed_deal_keeps_the_scores_of_its_breakdown(case):

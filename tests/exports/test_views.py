@@ -75,6 +75,7 @@ def test_home_clubs_secretary_gets_the_protocol_of_a_private_competitions_match(
     assert client.get(reverse("scoring:standings-pdf", args=[match.competition_id])).status_code == 404
 
 
+@pytest.mark.slow  # a whole round's protocols drawn three times (WeasyPrint): seconds
 def test_blank_protocols_only_for_secretaries(client, full_round):
     round_ = full_round["round"]
     url = reverse("scoring:round-protocols-pdf", args=[round_.competition_id, round_.number])

@@ -175,6 +175,7 @@ def test_backup_never_leaves_a_half_written_file(tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # migrate and backup, each in a manage.py process of its own: seconds
 @pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite files")
 def test_the_backup_of_a_running_sites_wal_database_is_one_file(tmp_path):
     """The site's own SQLite file is in WAL mode; its backup must not need a -wal file beside it."""

@@ -57,6 +57,7 @@ def demo(db):
     return build_demo()
 
 
+@pytest.mark.slow  # the whole demo season is built and played: seconds
 def test_demo_is_a_realistic_season_and_every_number_is_the_engines(demo):
     assert Club.objects.count() == 4
     assert 38 <= Player.objects.count() <= 45
@@ -113,6 +114,7 @@ def _every_match_rechecks_clean_with_the_engine():
             assert match.status == S.IN_PROGRESS and not state.finished
 
 
+@pytest.mark.slow  # the whole demo season is built and played: seconds
 def test_demo_runs_twice_without_duplicates(demo):
     def counts():
         return (Club.objects.count(), Player.objects.count(), Team.objects.count(),
@@ -137,6 +139,7 @@ def test_with_debug_off_the_demo_wants_a_deliberate_yes(settings, db):
     assert not get_user_model().objects.filter(username="admin").exists()
 
 
+@pytest.mark.slow  # the whole demo season is built and played: seconds
 def test_with_debug_on_the_demo_just_runs(settings, db):
     settings.DEBUG = True
     call_command("demo", stdout=StringIO())
