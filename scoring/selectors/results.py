@@ -30,15 +30,19 @@ def _with_counts(matches: QuerySet, competition: Competition) -> QuerySet:
     )
 
 
+def _round_matches(round: Round) -> QuerySet:
+    """The matches of a round by table."""
+    return Match.objects.filter(round=round).order_by("table", "id")
+
+
 def round_results(round: Round) -> QuerySet:
     """The matches of a round by table, with teams; each row has `counts` and `preliminary`."""
     matches = (
-        Match.objects.filter(round=round)
+        _round_matches(round)
         .select_related("competition", "home_team", "away_team", "home_team__club", "away_team__club", "round")
         # A results list shows scores, not the rules a match was played under: a national round
         # has 300 matches, and their snapshots would be decoded for nothing.
         .defer(*LIST_DEFERRED)
-        .order_by("table", "id")
     )
     return _with_counts(matches, round.competition)
 
@@ -56,13 +60,8 @@ RESULT_ROW_FIELDS = (
 def round_result_rows(round: Round) -> QuerySet:
     """round_results as a results table reads them: the same matches, order and marks, with the
     columns the table shows (RESULT_ROW_FIELDS)."""
-    matches = (
-        Match.objects.filter(round=round)
-        .select_related("competition", "home_team", "away_team", "round")
-        .only(*RESULT_ROW_FIELDS)
-        .order_by("table", "id")
-    )
-    return _with_counts(matches, round.competition)
+    matches = _round_matches(round).select_related("competition", "home_team", "away_team", "round")
+    return _with_counts(matches.only(*RESULT_ROW_FIELDS), round.competition)
 
 
 RESULT_FIELDS = (

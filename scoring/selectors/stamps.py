@@ -25,18 +25,23 @@ def stamp_of(parts) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
+def competition_row(competition: Competition) -> list:
+    """The competition's own fields as a page read them (its teams and entrants are read apart)."""
+    return sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items())
+
+
 def competition_document_stamp(competition: Competition) -> str:
     return _competition_stamp(competition, list(Competition.objects.filter(pk=competition.pk).values_list()))
 
 
-def _competition_stamp(competition: Competition, competition_row) -> str:
+def _competition_stamp(competition: Competition, row) -> str:
     """What a competition's documents and pages show of it, given its own row."""
     matches = Match.objects.filter(competition=competition).aggregate(
         count=Count("id"), updated=Max("updated_at"), versions=Sum("version")
     )
     parts = [
         sorted(matches.items()),
-        competition_row,
+        row,
         # The organiser as the page read it (scoring.selectors.public.visible_competitions reads it
         # with the competition), else one query.
         competition.organiser.name,
@@ -59,7 +64,7 @@ def competition_results_stamp(competition: Competition) -> str:
     counted = Match.objects.filter(competition=competition).filter(counted_q(competition))
     parts = [
         sorted(counted.aggregate(count=Count("id"), updated=Max("updated_at"), versions=Sum("version")).items()),
-        sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()),  # its teams: next line
+        competition_row(competition),  # its teams: next line
         list(competition.teams.order_by("pk").values_list("pk", "name")),
     ]
     if competition.points_rules.bye == "win":
@@ -117,14 +122,14 @@ def entry_fields_stamp(match: Match) -> str:
 def competition_page_stamp(competition: Competition) -> str:
     """The competition page (standings, the current round, the places): what its documents show,
     the competition's own row as the page read it."""
-    return _competition_stamp(competition, sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()))
+    return _competition_stamp(competition, competition_row(competition))
 
 
 def competition_outline_stamp(competition: Competition, rounds) -> str:
     """What the competition page draws around its live part (no query): the competition's row, its
     organiser and its rounds' numbers and days as the page read them."""
     parts = [
-        sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items()), competition.organiser.name,
+        competition_row(competition), competition.organiser.name,
         [(round_.number, round_.date) for round_ in rounds],
     ]  # fmt: skip
     return stamp_of(parts)
