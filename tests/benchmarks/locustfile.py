@@ -5,8 +5,9 @@ Users, as many of each as the environment says (round_night.py sets them for eac
   session), opens the match's protocol page at a moment of his own, then saves one deal every 20
   seconds through the protocol form, with its CSRF token and the version the page showed, as a
   browser does (a real deal takes about 4 minutes: this is 12 times faster);
-- spectators (SPECTATORS): each loads a live round, standings, match or team page every 10 s, from
-  a moment of his own;
+- spectators (SPECTATORS): each loads a live round, standings, match or team page of the step's
+  live matches (the first LIVE accounts: their rounds, competitions, matches and teams) every 10 s,
+  from a moment of his own;
 - one PDF download a second (an official protocol of a played match);
 - the baseline: a minimal Django view (load_urls.py), four times a second.
 
@@ -38,7 +39,16 @@ from locust import FastHttpUser, constant_pacing, events, task
 from requests.cookies import create_cookie
 
 DATA = json.loads(open(os.environ["ROUND_NIGHT_DATA"], encoding="utf-8").read())
-ACCOUNTS = itertools.cycle(DATA["accounts"][: int(os.environ.get("LIVE", len(DATA["accounts"])))])
+LIVE_ACCOUNTS = DATA["accounts"][: int(os.environ.get("LIVE", len(DATA["accounts"])))]
+ACCOUNTS = itertools.cycle(LIVE_ACCOUNTS)
+# What the spectators of a step watch: the pages of its live matches. The pages of matches not
+# being played do not change, and would make a small step's looks cheaper than the night's.
+PAGES = {
+    "live round": sorted({account["round"] for account in LIVE_ACCOUNTS}),
+    "standings": sorted({f"/competitions/{account['competition']}/" for account in LIVE_ACCOUNTS}),
+    "match": [f"/matches/{account['match']}/" for account in LIVE_ACCOUNTS],
+    "team": [f"/teams/{account[side]}/" for account in LIVE_ACCOUNTS for side in ("home", "away")],
+}
 # Saves posted, and those answered with the redirect that confirms them (round_night.py counts the
 # deals stored afterwards: at least every confirmed one, at most every posted one).
 CONFIRMED = {"saves": 0, "posted": 0}
@@ -133,7 +143,7 @@ class Spectator(FastHttpUser):
     @task
     def look(self):
         kind = random.choice(("live round", "standings", "match", "team"))
-        self.client.get(random.choice(DATA["pages"][kind]), name=kind)
+        self.client.get(random.choice(PAGES[kind]), name=kind)
 
 
 class PdfReader(FastHttpUser):

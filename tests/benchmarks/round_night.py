@@ -9,7 +9,7 @@ folder; with --postgres a new database on the server named by DATABASE_URL, drop
 Then a new round of every competition is paired through the services and its matches are live:
 each has a secretary of its home club, signed in before the round, who saves one deal every 20 s
 (locustfile.py); spectators (1 000 per 300 live matches) load a live round, standings, match or
-team page every 10 s; each user from a random moment of his interval, all started at once; one
+team page of the step's live matches every 10 s; each user from a random moment of his interval, all started at once; one
 protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
 baseline. Before the first step every page of the night is loaded six times per server process
 and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is
@@ -25,7 +25,9 @@ and at the end: every confirmed save stored (the deals of the live matches count
 database are at least the saves Locust saw confirmed and at most those it posted: a save under
 way when its step ended may be stored unseen), and `round_night_capacity`, the largest number of
 live matches whose step met every target (target >= 300); the stepping stops at the first step
-that misses one, since a larger load would only queue behind its unanswered requests.
+that misses one, since a larger load would only queue behind its unanswered requests
+(--keep-going plays every step all the same, for the figures; the capacity is still the last step
+of the unbroken run of steps that met every target).
 """
 
 from __future__ import annotations
@@ -92,7 +94,7 @@ for competition in Competition.objects.order_by("pk"):
         browser = Client()
         browser.force_login(user)
         accounts.append({"username": user.username, "match": match.pk, "competition": competition.pk,
-                         "home": home.pk, "away": away.pk,
+                         "round": rounds[-1], "home": home.pk, "away": away.pk,
                          "session": {"name": settings.SESSION_COOKIE_NAME,
                                      "value": browser.cookies[settings.SESSION_COOKIE_NAME].value}})
 competitions = sorted({account["competition"] for account in accounts})
@@ -236,6 +238,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fraction", type=float, default=1.0, help="a smaller federation (tests of this script)")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--keep-going", action="store_true",
+                        help="play every step even after one missed a target (the capacity is unchanged)")
     args = parser.parse_args(argv)
     steps = sorted({int(step) for step in args.steps.split(",")})
     if len(steps) * args.seconds > MAX_LOAD_SECONDS:
@@ -265,7 +269,7 @@ def main(argv=None) -> int:
                  live_matches=len(data["accounts"]), database="postgresql" if postgres else "sqlite")
             data_path = tmp / "round_night.json"
             data_path.write_text(json.dumps(data), encoding="utf-8")
-            capacity, confirmed, posted = 0, 0, 0
+            capacity, confirmed, posted, unbroken = 0, 0, 0, True
             with gunicorn(env, workers=args.workers, threads=args.threads, log_path=tmp / "gunicorn.log") as port:
                 emit("round_night_warm_up", warm_up(port, data, args.workers), "s", None, True)
                 for live in steps:
@@ -274,10 +278,12 @@ def main(argv=None) -> int:
                     ok, saves = run_step(live, args.seconds, port, data_path, tmp)
                     confirmed += saves["saves"]
                     posted += saves["posted"]
-                    if not ok:
+                    unbroken = unbroken and ok
+                    if unbroken:
+                        capacity = live
+                    elif not args.keep_going:
                         # A larger load would only queue behind this one's unanswered requests.
                         break
-                    capacity = live
             ids = json.dumps([account["match"] for account in data["accounts"]])
             stored = shell(COUNT.replace("IDS", repr(ids)), env, "COUNT:")
     # Every confirmed save is stored; a save still under way when its step ended may be stored
