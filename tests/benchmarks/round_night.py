@@ -18,8 +18,8 @@ stepped (--steps: numbers of live matches, --seconds each); every step prints on
   (the protocol PDF's and the secretary's protocol page's are printed without a target);
 - the errors (target 0);
 - the requests answered, as a share of those the step's users would make if every answer came at
-  once (target >= 90 %): an overloaded server queues requests, its baseline with them, and its
-  ratios alone could pass (at 300 live matches on this 2-core machine every p95 was 21-33 s, the
+  once (target >= 90 %), and the baseline's p95 (target <= 250 ms): an overloaded server queues
+  requests, its baseline with them, and its ratios alone could pass (at 300 live matches on this 2-core machine every p95 was 21-33 s, the
   ratios 1.5x, and a third of the requests were answered);
 and at the end: every confirmed save stored (the deals of the live matches counted in the
 database are at least the saves Locust saw confirmed and at most those it posted: a save under
@@ -173,6 +173,10 @@ def warm_up(port: int, data: dict, workers: int) -> float:
 # been answered: a server that cannot keep up queues the rest, and its baseline queues with them,
 # so the ratios alone could pass an overloaded server.
 ANSWERED_SHARE = 0.9
+# A minimal view answers in a millisecond or two of the server's time; a baseline p95 beyond this
+# is time spent waiting in the server's queue, and ratios against it say nothing (2 December, 200
+# live matches: 93 % answered, every p95 1.7-2.1 s, ratios 1.0-1.2).
+BASELINE_QUEUEING_MS = 250
 
 
 def planned_requests(live: int, spectators: int, seconds: int) -> float:
@@ -206,7 +210,8 @@ def run_step(live: int, seconds: int, port: int, data_path: Path, tmp: Path) -> 
     answered = emit(f"round_night_{live}_answered", 100 * made / planned, "% of planned requests",
                     f">= {ANSWERED_SHARE:.0%}", made >= ANSWERED_SHARE * planned, requests=made, planned=round(planned))
     baseline = float(stats["baseline"]["95%"])
-    ok = emit(f"round_night_{live}_baseline_p95", baseline, "ms", None, True, requests=int(stats["baseline"]["Request Count"]))
+    ok = emit(f"round_night_{live}_baseline_p95", baseline, "ms", f"<= {BASELINE_QUEUEING_MS} ms",
+              baseline <= BASELINE_QUEUEING_MS, requests=int(stats["baseline"]["Request Count"]))
     ok = answered and ok
     for kind in PAGE_TYPES:
         row = stats.get(kind)
