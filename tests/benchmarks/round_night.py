@@ -9,8 +9,8 @@ folder; with --postgres a new database on the server named by DATABASE_URL, drop
 Then a new round of every competition is paired through the services and its matches are live:
 each has a secretary of its home club, signed in before the round, who saves one deal every 20 s
 (locustfile.py); spectators (1 000 per 300 live matches) load a live round, standings, match or
-team page of the step's live matches every 10 s; each user from a random moment of his interval, all started at once; one
-protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
+team page of the step's live matches every 10 s; each user from a random moment of his interval,
+all started at once; one protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
 baseline. Before the first step every page of the night is loaded six times per server process
 and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is
 stepped (--steps: numbers of live matches, --seconds each); every step prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
@@ -19,8 +19,9 @@ stepped (--steps: numbers of live matches, --seconds each); every step prints on
 - the errors (target 0);
 - the requests answered, as a share of those the step's users would make if every answer came at
   once (target >= 90 %), and the baseline's p95 (target <= 250 ms): an overloaded server queues
-  requests, its baseline with them, and its ratios alone could pass (at 300 live matches on this 2-core machine every p95 was 21-33 s, the
-  ratios 1.5x, and a third of the requests were answered);
+  requests, its baseline with them, and its ratios alone could pass (at 300 live matches on this
+  2-core machine every p95 was once 21-33 s, the ratios 1.5x, and a third of the requests were
+  answered);
 and at the end: every confirmed save stored (the deals of the live matches counted in the
 database are at least the saves Locust saw confirmed and at most those it posted: a save under
 way when its step ended may be stored unseen), and `round_night_capacity`, the largest number of
