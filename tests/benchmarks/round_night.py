@@ -10,10 +10,11 @@ Then a new round of every competition is paired through the services and its mat
 each has a secretary of its home club, signed in before the round, who saves one deal every 20 s
 (locustfile.py); spectators (1 000 per 300 live matches) load a live round, standings, match or
 team page of the step's live matches every 10 s; each user from a random moment of his interval,
-all started at once; one protocol PDF is downloaded a second; a minimal Django view served by the same gunicorn is the
-baseline. Before the first step every page of the night is loaded six times per server process
-and every PDF once, not measured (the server has been up during the day; `warm_up`). The load is
-stepped (--steps: numbers of live matches, --seconds each); every step prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
+all started at once; one protocol PDF is downloaded a second; a minimal Django view served by the
+same gunicorn is the baseline. Before the first step every page of the night is loaded six times
+per server process and every PDF once, not measured (the server has been up during the day;
+`warm_up`). The load is stepped (--steps: numbers of live matches, --seconds each); every step
+prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
 - the p95 of each page type and of a deal save, target <= 3x the baseline's p95 in that step
   (the protocol PDF's and the secretary's protocol page's are printed without a target);
 - the errors (target 0);
