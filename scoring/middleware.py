@@ -7,6 +7,14 @@ choice in a cookie, which LocaleMiddleware still honours; only the browser's gue
 
 from __future__ import annotations
 
+import logging
+
+from django.shortcuts import render
+
+from scoring.services.errors import DomainError
+
+logger = logging.getLogger(__name__)
+
 
 class SwedishFirstMiddleware:
     def __init__(self, get_response):
@@ -31,3 +39,27 @@ class SignedInNoStoreMiddleware:
         if user is not None and user.is_authenticated:
             response["Cache-Control"] = "private, no-store"
         return response
+
+
+class DomainErrorMiddleware:
+    """A refusal by a service (services.DomainError: a closed season, a match in another state, a
+    stale version, ...) is the user's to act on, never a server error: whichever view let it
+    through, it becomes a page with the refusal in the user's language and 409 Conflict (the
+    request conflicts with the present state of what it changes). The service's transaction has
+    been rolled back by then, so nothing was written."""
+
+    status = 409
+    template_name = "refused.html"
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, DomainError):
+            return None
+        logger.info("Refused %s %s: %s", request.method, request.path, exception)
+        back = request.path if request.method != "GET" else ""
+        return render(request, self.template_name, {"message": exception.message, "back": back}, status=self.status)

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 
 from scoring.models import Club, Competition, Match
 
@@ -124,3 +124,38 @@ def can_dispute(user, match: Match) -> bool:
     if not getattr(user, "is_authenticated", False) or can_enter_protocol(user, match):
         return False
     return is_secretary_of(user, match.away_team.club_id)
+
+
+# -- the same rules as a query: the matches a user keeps, confirms or captains --------------------
+#
+# "My matches" lists many matches at once; asking the predicates above of each would read them
+# all. These are the query form of can_enter_protocol, of who confirms (can_confirm, by role) and
+# of is_captain_of, stated here beside them (tests/hostile/test_closed_season.py holds them equal).
+
+
+def protocol_keeper_matches(club_ids) -> Q:
+    """can_enter_protocol for a secretary of `club_ids`: the home club keeps the protocol, the
+    organiser may too."""
+    return Q(home_team__club__in=club_ids) | Q(competition__organiser__in=club_ids)
+
+
+def confirmer_matches(user, club_ids) -> Q:
+    """Who confirms by role (can_confirm): the away captain, or for an away team without a
+    captain its club's secretary."""
+    return Q(away_team__captain=user) | Q(away_team__club__in=club_ids, away_team__captain__isnull=True)
+
+
+def captain_matches(user) -> Q:
+    """is_captain_of either team."""
+    return Q(home_team__captain=user) | Q(away_team__captain=user)
+
+
+def concerned_matches(user) -> Q | None:
+    """The matches whose protocol the user keeps or confirms, and those of the teams they captain;
+    None for a site admin (every match)."""
+    if is_site_admin(user):
+        return None
+    if not getattr(user, "is_authenticated", False):
+        return Q(pk__in=[])
+    clubs = sorted(secretary_club_ids(user))
+    return protocol_keeper_matches(clubs) | confirmer_matches(user, clubs) | captain_matches(user)

@@ -4,7 +4,7 @@ selectors.protocols."""
 
 from __future__ import annotations
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import F, QuerySet
 from django.http import Http404
 
 from scoring import permissions
@@ -17,21 +17,14 @@ AUDIT_LIMIT = 200
 # -- my matches ---------------------------------------------------------------------------------
 
 
-def secretary_matches(user) -> QuerySet[Match]:
-    """The matches the user keeps the protocol of or confirms: those of the clubs they are a
-    secretary of (home club, organiser, an away team without a captain) and of the teams they
-    captain; every match for a site admin."""
+def secretary_matches(user, *, archived: bool = False) -> QuerySet[Match]:
+    """The matches the user keeps the protocol of, confirms or captains a team in
+    (permissions.concerned_matches); every match for a site admin. `archived`: those of closed
+    seasons' competitions (history, nothing to do) instead of the others (services.seasons)."""
     matches = Match.objects.select_related("competition", "round", "home_team__club", "away_team__club", "entered_by")
-    if permissions.is_site_admin(user):
-        return matches
-    clubs = list(user.secretary_of.values_list("pk", flat=True))
-    return matches.filter(
-        Q(home_team__club__in=clubs)
-        | Q(competition__organiser__in=clubs)
-        | Q(home_team__captain=user)
-        | Q(away_team__captain=user)
-        | Q(away_team__club__in=clubs, away_team__captain__isnull=True)
-    ).distinct()
+    matches = matches.filter(competition__archived=archived)
+    concerned = permissions.concerned_matches(user)
+    return matches if concerned is None else matches.filter(concerned)
 
 
 def soonest_first(matches: QuerySet[Match], statuses, limit: int) -> QuerySet[Match]:

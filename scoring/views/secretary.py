@@ -63,7 +63,9 @@ def is_htmx(request) -> bool:
 
 
 class MyMatchesView(LoginRequiredMixin, TemplateView):
-    """The matches the user keeps the protocol of or confirms, grouped by what is next."""
+    """The matches the user keeps the protocol of or confirms, grouped by what is next. A closed
+    season's matches are archives, not work to do: they are listed apart (the latest few), with
+    no action but showing the protocol."""
 
     template_name = "scoring/secretary/my_matches.html"
     # Confirmed and void matches are history: the latest few are enough here.
@@ -79,6 +81,7 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
         ("confirmed", (S.CONFIRMED,), True),
         ("void", (S.VOID,), True),
     )
+    ARCHIVE = "archived"
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -100,6 +103,11 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
                     continue  # listed under "to confirm"
                 rows.append({"match": match, "may_enter": may_enter, "may_confirm": may_confirm})
             groups[key] = rows
+        archived = secretary_selectors.secretary_matches(user, archived=True)
+        groups[self.ARCHIVE] = [
+            {"match": match, "may_enter": False, "may_confirm": False}
+            for match in secretary_selectors.latest_changed_first(archived, S.values, self.HISTORY_LIMIT)
+        ]
         context["groups"] = groups
         context["is_anything"] = any(groups.values())
         context["history_limit"] = self.HISTORY_LIMIT

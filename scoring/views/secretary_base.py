@@ -82,6 +82,9 @@ class Actions:
 
 
 def match_actions(user, match: Match, state: MatchState) -> Actions:
+    if match.competition.archived:
+        # A closed season's competitions are archives (services.seasons.require_open): nothing to do.
+        return Actions()
     enter = can_enter(user, match)
     status = match.status
     played_out = match.end in CLOSED_WITHOUT_PLAY
