@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import fields as dataclass_fields
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.db import transaction
-from django.core.exceptions import ValidationError
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -100,6 +101,54 @@ def overrides_problem(preset, overrides) -> str | None:
     return None
 
 
+# -- closed seasons: their competitions, rounds and matches are archives (services.seasons) ------
+
+
+class ArchiveReadOnlyMixin:
+    """A closed season's competition, and its rounds and matches, are shown read-only: no change,
+    addition or deletion, and the page says why; a posted change is refused with the reason."""
+
+    def competition_of(self, obj) -> Competition | None:
+        return obj if isinstance(obj, Competition) else getattr(obj, "competition", None)
+
+    def archived(self, obj) -> bool:
+        competition = self.competition_of(obj) if obj is not None else None
+        return bool(competition is not None and competition.archived)
+
+    def has_change_permission(self, request, obj=None):
+        return not self.archived(obj) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not self.archived(obj) and super().has_delete_permission(request, obj)
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        obj = self.get_object(request, unquote(object_id))
+        refusal = season_services.archive_refusal([self.competition_of(obj)]) if self.archived(obj) else None
+        if refusal and request.method == "POST":
+            raise PermissionDenied(refusal)
+        if refusal:
+            self.message_user(request, refusal, messages.WARNING)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def delete_queryset(self, request, queryset):
+        # "Delete selected" asks has_delete_permission without the rows: each is checked here.
+        refusal = season_services.archive_refusal(self.competition_of(obj) for obj in queryset)
+        if refusal:
+            raise season_services.SeasonClosedError(refusal)
+        super().delete_queryset(request, queryset)
+
+
+def closed_season_error(season: str | None, instance: Competition | None) -> str | None:
+    """Why a competition may not be added to, or moved into, `season` (services.seasons)."""
+    if not season or (instance is not None and instance.pk and instance.season == season):
+        return None
+    try:
+        season_services.require_open_season(season)
+    except season_services.SeasonClosedError as refusal:
+        return refusal.message
+    return None
+
+
 class CompetitionAdminForm(forms.ModelForm):
     class Meta:
         model = Competition
@@ -107,6 +156,9 @@ class CompetitionAdminForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
+        refusal = closed_season_error(data.get("season"), self.instance)
+        if refusal:
+            self.add_error("season", refusal)
         checks = (
             ("rules_overrides", "rules_key", get_rules, lambda rules: (rules.opening_minimum(0), rules.opening_minimum(3000))),
             ("points_overrides", "points_key", get_points_rules, lambda points: points.match_points("win")),
@@ -131,9 +183,19 @@ class RoundInline(admin.TabularInline):
     extra = 0
     fields = ["number", "date", "clock_started_at"]
 
+    # `obj` is the competition: an archive's rounds are read-only with it.
+    def has_add_permission(self, request, obj=None):
+        return not (obj is not None and obj.archived) and super().has_add_permission(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return not (obj is not None and obj.archived) and super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        return not (obj is not None and obj.archived) and super().has_delete_permission(request, obj)
+
 
 @admin.register(Competition)
-class CompetitionAdmin(admin.ModelAdmin):
+class CompetitionAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
     form = CompetitionAdminForm
     list_display = ["name", "season", "kind", "organiser", "rules_key", "is_public"]
     list_filter = ["kind", "season", "is_public", "rules_key"]
@@ -149,8 +211,22 @@ class CompetitionAdmin(admin.ModelAdmin):
             services.standings_refresh(competition=form.instance)
 
 
+class RoundAdminForm(forms.ModelForm):
+    class Meta:
+        model = Round
+        fields = "__all__"
+
+    def clean(self):
+        data = super().clean()
+        refusal = season_services.archive_refusal([data["competition"]]) if data.get("competition") else None
+        if refusal:
+            self.add_error("competition", refusal)
+        return data
+
+
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
+    form = RoundAdminForm
     list_display = ["__str__", "competition", "date"]
     list_filter = ["competition"]
     autocomplete_fields = ["competition"]
@@ -206,11 +282,14 @@ class MatchAdminForm(forms.ModelForm):
                 self.add_error(None, _("Both teams must take part in the competition."))
         if round_ and competition and round_.competition_id != competition.pk:
             self.add_error("round", _("The round belongs to another competition."))
+        refusal = season_services.archive_refusal([competition]) if competition else None
+        if refusal:
+            self.add_error(None, refusal)
         return data
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
     form = MatchAdminForm
     list_display = ["__str__", "competition", "round", "table", "status", "home_total", "away_total", "protocol"]
     list_filter = ["status", "competition"]

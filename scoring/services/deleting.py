@@ -17,11 +17,12 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from scoring import permissions
-from scoring.models import Bye, Match, Player, Round, Team
+from scoring.models import Bye, Competition, Match, Player, Round, Team
 from scoring.selectors import with_play
 
 from .audit import audit_log, match_snapshot
 from .errors import DomainError
+from .seasons import SeasonClosedError, archive_refusal
 
 DELETE, ARCHIVE, REFUSE = "delete", "archive", "refuse"
 
@@ -33,6 +34,7 @@ class DeletionPlan:
     outcome: str  # DELETE, ARCHIVE or REFUSE
     goes_with: list[str] = field(default_factory=list)  # what is deleted together with it
     reason: str = ""  # why it is archived or refused
+    season_closed: bool = False  # refused because it would change a closed season's archive
 
 
 def _match_name(match: Match) -> str:
@@ -45,6 +47,28 @@ def _teams_matches(teams) -> Q:
 
 
 def deletion_plan(obj) -> DeletionPlan:
+    plan = _plan(obj)
+    if plan.outcome == DELETE:
+        # Deleting takes its matches, rounds and places in competitions along: never out of a
+        # closed season's archive (services.seasons).
+        refusal = archive_refusal(_competitions_changed(obj))
+        if refusal:
+            return DeletionPlan(plan.kind, plan.name, REFUSE, reason=refusal, season_closed=True)
+    return plan
+
+
+def _competitions_changed(obj) -> list[Competition]:
+    """The competitions deleting `obj` changes."""
+    if isinstance(obj, (Round, Match)):
+        return [obj.competition]
+    teams = [obj] if isinstance(obj, Team) else list(Team.objects.filter(Q(player_one=obj) | Q(player_two=obj)))
+    changed = Q(teams__in=teams) | Q(matches__in=Match.objects.filter(_teams_matches(teams)))
+    if isinstance(obj, Player):
+        changed |= Q(entrants=obj) | Q(rounds__sitting_out=obj)
+    return list(Competition.objects.filter(changed).distinct())
+
+
+def _plan(obj) -> DeletionPlan:
     if isinstance(obj, Player):
         teams = list(Team.objects.filter(Q(player_one=obj) | Q(player_two=obj)))
         matches = Match.objects.filter(_teams_matches(teams)).select_related("home_team", "away_team", "round")
@@ -100,7 +124,7 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
     type(obj).objects.select_for_update(of=("self",)).filter(pk=pk).first()
     plan = deletion_plan(obj)
     if plan.outcome == REFUSE:
-        raise DomainError(plan.reason)
+        raise (SeasonClosedError if plan.season_closed else DomainError)(plan.reason)
     before = {"kind": plan.kind, "name": plan.name, "goes_with": plan.goes_with}
     if plan.outcome == ARCHIVE:
         type(obj).objects.filter(pk=pk).update(archived=True)

@@ -21,6 +21,7 @@ from scoring.models import Competition, Invitation, Team
 
 from .audit import audit_log
 from .errors import DomainError
+from .seasons import require_open
 
 __all__ = ["invitation_answer", "invitations_sync"]
 
@@ -66,6 +67,7 @@ def invitation_answer(*, user, invitation: Invitation, accept: bool) -> Invitati
         raise PermissionDenied(_("You may not change this."))
     if locked.status != I.PENDING:
         raise DomainError(_("This invitation has already been answered."))
+    require_open(locked.competition)
     locked.status = I.ACCEPTED if accept else I.DECLINED
     locked.answered_by, locked.answered_at = user, timezone.now()
     locked.save()

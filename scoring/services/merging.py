@@ -299,7 +299,10 @@ def _competitions_of(kind: str, duplicate, kept) -> list[Competition]:
         signed_up = Q(pk__in=[])
     else:
         teams = list(Team.objects.filter(Q(player_one__in=[duplicate, kept]) | Q(player_two__in=[duplicate, kept])))
-        signed_up = Q(entrants__in=[duplicate, kept])
+        # A substitute's matches and the rounds sat out name the player too (_merge_players).
+        substituted = Match.objects.filter(Q(home_substitute__in=[duplicate, kept]) | Q(away_substitute__in=[duplicate, kept]))
+        signed_up = (Q(entrants__in=[duplicate, kept]) | Q(pk__in=substituted.values("competition_id"))
+                     | Q(rounds__sitting_out__in=[duplicate, kept]))
     played = Match.objects.filter(_matches(teams)).values("competition_id")
     return list(Competition.objects.filter(Q(teams__in=teams) | Q(pk__in=played) | signed_up).distinct())
 

@@ -29,13 +29,20 @@ def season_closed(name: str) -> bool:
     return Season.objects.filter(name=name, closed_at__isnull=False).exists()
 
 
+def archive_refusal(competitions) -> str | None:
+    """Why a change to `competitions` is refused when one of them is of a closed season, or None."""
+    for competition in competitions:
+        if competition.archived:
+            return _("The season %(season)s is closed: %(competition)s is an archive and cannot be changed.") % {
+                "season": competition.season, "competition": competition.name}
+    return None
+
+
 def require_open(competition: Competition) -> None:
     """Refuse any change to a competition of a closed season."""
-    if competition.archived:
-        raise SeasonClosedError(
-            _("The season %(season)s is closed: %(competition)s is an archive and cannot be changed.")
-            % {"season": competition.season, "competition": competition.name}
-        )
+    refusal = archive_refusal([competition])
+    if refusal:
+        raise SeasonClosedError(refusal)
 
 
 def require_open_season(name: str) -> None:

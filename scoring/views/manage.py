@@ -154,7 +154,7 @@ class ManageFormView(LoginRequiredMixin, View):
         except (services.StaleMatchError, services.MatchStateError) as refusal:
             return self.page(form, error=refusal.message, status=CONFLICT)
         except services.DomainError as refusal:
-            return self.page(form, error=refusal.message)
+            return self.page(form, error=refusal.message, status=CONFLICT)
         messages.success(request, _("Saved: %(name)s.") % {"name": saved})
         return HttpResponseRedirect(self.success_url(saved))
 

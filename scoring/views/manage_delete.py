@@ -64,7 +64,7 @@ class DeleteView(LoginRequiredMixin, View):
         try:
             plan = services.delete_or_archive(user=request.user, obj=self.object)
         except services.DomainError as refusal:
-            return self.page(error=refusal.message)
+            return self.page(error=refusal.message, status=409)
         if plan.outcome == ARCHIVE:
             messages.success(request, _("Archived: %(name)s.") % {"name": plan.name})
         else:

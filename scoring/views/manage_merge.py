@@ -87,7 +87,7 @@ class MergeView(LoginRequiredMixin, View):
         try:
             plan = services.merge(user=request.user, duplicate=self.object, kept=kept)
         except services.DomainError as refusal:
-            return self.page(form, error=refusal.message)
+            return self.page(form, error=refusal.message, status=409)
         messages.success(request, _("Merged: %(name)s into %(into)s.") % {"name": plan.name, "into": plan.into})
         return HttpResponseRedirect(self.back_url())
 
