@@ -32,7 +32,7 @@ def test_a_refused_merge_says_why_and_offers_no_merge_button(client, club):
     assert "samma spelare två gånger" in page
     assert "Slå ihop anna med Anna</button>" not in page
     refused = client.post(merge_url(two), {"into": one.pk})
-    assert refused.status_code == 200
+    assert refused.status_code == 409  # a refusal is a 4xx, never a success
     assert "samma spelare två gånger" in refused.content.decode()
     assert Player.objects.filter(pk=two.pk).exists()
 
