@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring import services
 from scoring.engine.rules import get_points_rules, get_rules
 from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Season, Team
+from scoring.services import invitations
 from scoring.services import seasons as season_services
 
 PROTOCOL_NOTE = _(
@@ -159,6 +160,13 @@ class CompetitionAdminForm(forms.ModelForm):
         refusal = closed_season_error(data.get("season"), self.instance)
         if refusal:
             self.add_error("season", refusal)
+        if data.get("kind") and data.get("organiser") and data.get("teams") is not None:
+            entered = set(self.instance.teams.values_list("pk", flat=True)) if self.instance.pk else set()
+            probe = Competition(kind=data["kind"], organiser=data["organiser"])
+            try:
+                invitations.refuse_rotating(probe, [team for team in data["teams"] if team.pk not in entered])
+            except services.DomainError as refusal:
+                self.add_error("teams", refusal.message)
         checks = (
             ("rules_overrides", "rules_key", get_rules, lambda rules: (rules.opening_minimum(0), rules.opening_minimum(3000))),
             ("points_overrides", "points_key", get_points_rules, lambda points: points.match_points("win")),

@@ -620,3 +620,42 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition}: {self.team}"
+
+
+class SignupInvitation(models.Model):
+    """An individual competition's (a club night's) request to sign up a player of another club.
+    The player is signed up (one of the competition's entrants) only once a secretary of the
+    player's club accepts: until then the player is in no pairing, table or page of it, as a team
+    of another club is not before its Invitation is accepted. Written by the invitation services
+    only."""
+
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="signup_invitations"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="signup_invitations"
+    )
+    status = models.CharField(
+        _("status"), max_length=10, choices=Invitation.Status.choices, default=Invitation.Status.PENDING
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("invited by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    invited_at = models.DateTimeField(_("invited"), auto_now_add=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("answered by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("sign-up request")
+        verbose_name_plural = _("sign-up requests")
+        ordering = ["-invited_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["competition", "player"], name="signup_invitation_unique_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition}: {self.player}"

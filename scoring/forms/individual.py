@@ -7,7 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.standings import swedish_sort_key
-from scoring.models import Player
+from scoring.models import Invitation, Player
 
 from .schedules import DateInput, TimeInput
 
@@ -20,7 +20,8 @@ class PlayerChoiceField(forms.ModelMultipleChoiceField):
 class SignupForm(forms.Form):
     players = PlayerChoiceField(
         queryset=Player.objects.none(), required=False, widget=forms.CheckboxSelectMultiple,
-        label=_("Players"), help_text=_("The players of the club night, from any club."),
+        label=_("Players"),
+        help_text=_("The players of the club night. A player of another club is signed up when their club accepts."),
     )
 
     def __init__(self, *args, competition, **kwargs):
@@ -33,7 +34,10 @@ class SignupForm(forms.Form):
             key=lambda p: (p.club_id != competition.organiser_id, swedish_sort_key(p.club.name), swedish_sort_key(p.name)),
         )
         field.choices = [(p.pk, field.label_from_instance(p)) for p in people]
-        field.initial = list(competition.entrants.values_list("pk", flat=True))
+        # Players asked for and not yet answered stay chosen: saving again does not withdraw them.
+        field.initial = list(competition.entrants.values_list("pk", flat=True)) + list(
+            competition.signup_invitations.filter(status=Invitation.Status.PENDING).values_list("player_id", flat=True)
+        )
 
 
 class IndividualRoundForm(forms.Form):

@@ -141,8 +141,9 @@ class CompetitionForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        # A club night's rotating partnerships play only there (services.invitations.refuse_rotating).
         self.fields["teams"].queryset = Team.objects.select_related("club").filter(
-            Q(archived=False) | Q(pk__in=self.instance.teams.all() if self.instance.pk else [])
+            Q(archived=False, rotating=False) | Q(pk__in=self.instance.teams.all() if self.instance.pk else [])
         ).order_by("club__name", "name")
         self.fields["rules_key"].help_text = _(
             "How deals are scored and checked. Matches already played keep the rules they were played under."

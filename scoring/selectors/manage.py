@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.db.models import Count, Prefetch, QuerySet
 
 from scoring import permissions
-from scoring.models import Bye, Club, Competition, Invitation, Match, Player, Round, Team
+from scoring.models import Bye, Club, Competition, Invitation, Match, Player, Round, SignupInvitation, Team
 
 
 # -- the rows a management page edits (get_object_or_404 on these) --------------------------------
@@ -157,4 +157,27 @@ def club_invitations(user) -> QuerySet[Invitation]:
 
 
 def waiting_invitation_count(user) -> int:
-    return club_invitations(user).filter(status=Invitation.Status.PENDING).count()
+    """The invitations of the user's clubs' teams and players waiting for an answer."""
+    waiting = Invitation.Status.PENDING
+    return (club_invitations(user).filter(status=waiting).count()
+            + club_signup_invitations(user).filter(status=waiting).count())
+
+
+# -- players of other clubs asked for a club night (services.invitations) ----------------------
+
+
+def signup_invitations() -> QuerySet[SignupInvitation]:
+    return SignupInvitation.objects.select_related("competition__organiser", "player__club", "invited_by")
+
+
+def club_signup_invitations(user) -> QuerySet[SignupInvitation]:
+    """Requests to sign up the players of the clubs the user manages, waiting ones first."""
+    found = signup_invitations()
+    if not permissions.is_site_admin(user):
+        found = found.filter(player__club__in=user.secretary_of.all())
+    return found.order_by("-status", "-invited_at")
+
+
+def waiting_signups(competition: Competition) -> QuerySet[SignupInvitation]:
+    """The club night's requests still waiting for the players' clubs."""
+    return signup_invitations().filter(competition=competition, status=Invitation.Status.PENDING).order_by("player__name")

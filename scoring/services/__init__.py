@@ -83,9 +83,14 @@ __all__ += [
     "team_save",
 ]
 
-from .invitations import invitation_answer, invitations_sync  # noqa: E402
+from .invitations import (  # noqa: E402
+    invitation_answer,
+    invitations_sync,
+    signup_invitation_answer,
+    signup_invitations_sync,
+)
 
-__all__ += ["invitation_answer", "invitations_sync"]
+__all__ += ["invitation_answer", "invitations_sync", "signup_invitation_answer", "signup_invitations_sync"]
 
 # deleting what was set up by mistake; archiving what has results
 from .deleting import DeletionPlan, delete_or_archive, deletion_plan  # noqa: E402

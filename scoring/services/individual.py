@@ -26,6 +26,7 @@ from scoring.selectors.rating import rating_history
 
 from .audit import audit_log
 from .errors import DomainError
+from .invitations import signup_invitations_sync
 from .schedules import last_round_complete
 from .seasons import require_open
 
@@ -42,8 +43,10 @@ def _lock(competition: Competition, user) -> Competition:
 
 @transaction.atomic
 def individual_signup(*, competition: Competition, players, user) -> Competition:
-    """Choose the players of an individual competition; one who has played stays in it."""
+    """Choose the players of an individual competition; one who has played stays in it. A player of
+    another club is signed up when their club accepts (services.invitations)."""
     competition = _lock(competition, user)
+    players = list(players)
     chosen = {player.pk for player in players}
     played = set()
     for row in competition.matches.values_list(
@@ -55,9 +58,11 @@ def individual_signup(*, competition: Competition, players, user) -> Competition
         names = ", ".join(sorted(Player.objects.filter(pk__in=missing).values_list("name", flat=True)))
         raise DomainError(_("These players have played in the competition and stay in it: %(names)s.") % {"names": names})
     before = sorted(competition.entrants.values_list("id", flat=True))
-    competition.entrants.set(chosen)
+    # Another club's player is asked for, not signed up: their club accepts first (invitations).
+    signed_up = {player.pk for player in signup_invitations_sync(user=user, competition=competition, players=players)}
+    competition.entrants.set(signed_up)
     audit_log(match=None, user=user, action="individual_signup", object_type="competition", object_id=competition.pk,
-              before={"players": before}, after={"players": sorted(chosen)})
+              before={"players": before}, after={"players": sorted(signed_up)})
     return competition
 
 

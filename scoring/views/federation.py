@@ -182,6 +182,7 @@ class IndividualManageView(CompetitionManagerMixin, View):
             "error": error,
             "back_url": self.back_url(),
             "entrant_count": manage_selectors.entrant_count(competition),
+            "waiting_signups": list(manage_selectors.waiting_signups(competition)),
             "next_round": (last.number if last else 0) + 1,
             "first_round": last is None,
         }

@@ -403,7 +403,13 @@ class InvitationListView(LoginRequiredMixin, View):
         invitations = list(club_invitations(request.user)[:200])
         pending = [i for i in invitations if i.status == Invitation.Status.PENDING]
         answered = [i for i in invitations if i.status != Invitation.Status.PENDING]
-        context = {"pending": pending, "answered": answered, "error": error}
+        # Club nights asking for the club's players (an individual competition's sign-up).
+        players = list(manage_selectors.club_signup_invitations(request.user)[:200])
+        context = {
+            "pending": pending, "answered": answered, "error": error,
+            "pending_players": [i for i in players if i.status == Invitation.Status.PENDING],
+            "answered_players": [i for i in players if i.status != Invitation.Status.PENDING],
+        }
         return render(request, self.template_name, context, status=status)
 
     def get(self, request):
@@ -414,6 +420,8 @@ class InvitationListView(LoginRequiredMixin, View):
         raw = request.POST.get("invitation", "")
         if answer not in ("accept", "decline") or not (raw.isascii() and raw.isdigit()) or len(raw) > 18:
             return self.page(request, error=_("Choose to accept or decline an invitation."), status=400)
+        if request.POST.get("kind") == "player":
+            return self.answer_for_player(request, int(raw), accept=answer == "accept")
         invitation = get_object_or_404(manage_selectors.invitations(), pk=int(raw))
         if not permissions.can_manage_club(request.user, invitation.team.club):
             raise PermissionDenied
@@ -426,4 +434,19 @@ class InvitationListView(LoginRequiredMixin, View):
             messages.success(request, _("%(team)s now takes part in %(competition)s.") % names)
         else:
             messages.success(request, _("You declined: %(team)s does not take part in %(competition)s.") % names)
+        return HttpResponseRedirect(reverse("scoring:manage-invitations"))
+
+    def answer_for_player(self, request, pk: int, *, accept: bool):
+        invitation = get_object_or_404(manage_selectors.signup_invitations(), pk=pk)
+        if not permissions.can_manage_club(request.user, invitation.player.club):
+            raise PermissionDenied
+        try:
+            invitation = services.signup_invitation_answer(user=request.user, invitation=invitation, accept=accept)
+        except services.DomainError as refusal:
+            return self.page(request, error=refusal.message, status=CONFLICT)
+        names = {"player": invitation.player.name, "competition": str(invitation.competition)}
+        if invitation.status == Invitation.Status.ACCEPTED:
+            messages.success(request, _("%(player)s is now signed up for %(competition)s.") % names)
+        else:
+            messages.success(request, _("You declined: %(player)s is not signed up for %(competition)s.") % names)
         return HttpResponseRedirect(reverse("scoring:manage-invitations"))
