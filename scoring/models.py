@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.engine import DEFAULT_POINTS_KEY, DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS
 from scoring.engine.rules import PointsRules, RuleSet, get_points_rules, get_rules
+from scoring.validators import no_control_characters
 
 RULES_CHOICES = [(key, preset.name) for key, preset in PRESETS.items()]
 POINTS_CHOICES = [(key, preset.name) for key, preset in POINTS_PRESETS.items()]
@@ -34,8 +35,8 @@ class DealEnd(models.TextChoices):
 
 
 class Club(models.Model):
-    name = models.CharField(_("name"), max_length=120, unique=True)
-    city = models.CharField(_("city"), max_length=80, blank=True)
+    name = models.CharField(_("name"), max_length=120, unique=True, validators=[no_control_characters])
+    city = models.CharField(_("city"), max_length=80, blank=True, validators=[no_control_characters])
     website = models.URLField(_("website"), blank=True)
     secretaries = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -54,7 +55,7 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[no_control_characters])
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="players"
     )
@@ -89,7 +90,7 @@ class Player(models.Model):
 class Team(models.Model):
     """A pair (lag) of two players of a club."""
 
-    name = models.CharField(_("name"), max_length=120)
+    name = models.CharField(_("name"), max_length=120, validators=[no_control_characters])
     club = models.ForeignKey(
         Club, verbose_name=_("club"), on_delete=models.PROTECT, related_name="teams"
     )
@@ -149,8 +150,9 @@ class Competition(models.Model):
         # (scoring.services.individual).
         INDIVIDUAL = "individual", _("Individual (partners rotate)")
 
-    name = models.CharField(_("name"), max_length=150)
-    season = models.CharField(_("season"), max_length=20, help_text=_("For example 2026/27."))
+    name = models.CharField(_("name"), max_length=150, validators=[no_control_characters])
+    season = models.CharField(_("season"), max_length=20, help_text=_("For example 2026/27."),
+                              validators=[no_control_characters])
     kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices, default=Kind.LEAGUE)
     organiser = models.ForeignKey(
         Club,
@@ -526,7 +528,8 @@ class Season(models.Model):
     """A season ("2026/27") of the competitions that name it. An administrator closes it when it is
     over (scoring.services.seasons): its competitions become read-only archives."""
 
-    name = models.CharField(_("name"), max_length=20, unique=True, help_text=_("For example 2026/27."))
+    name = models.CharField(_("name"), max_length=20, unique=True, help_text=_("For example 2026/27."),
+                            validators=[no_control_characters])
     closed_at = models.DateTimeField(_("closed"), null=True, blank=True)
     closed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

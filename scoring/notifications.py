@@ -5,11 +5,18 @@ Sent through Django's mail framework (the console backend unless SMTP is configu
 the change is committed, so a refused or rolled-back change mails nobody. Each mail links to the
 match's protocol page by its absolute address from SITE_URL. People without an e-mail address
 are skipped: the protocol page and "My matches" say the same.
+
+A mail that fails (a server down, a header the mail library refuses) never turns the committed
+change into an error: it is logged, and a view that asked for a `delivery_report()` learns who was
+told, who could not be, and who has no address, to say so on the page.
 """
 
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -47,28 +54,65 @@ def confirmers(match: Match) -> list:
     return list(match.away_team.club.secretaries.all())
 
 
-def _send(kind: str, match: Match, recipients: list[str], **context) -> None:
-    if not recipients:
-        return
-    with translation.override(settings.LANGUAGE_CODE):
-        context = {"match": match, "url": absolute_reverse("scoring:match-protocol", match.pk), **context}
-        subject = render_to_string(f"scoring/email/{kind}_subject.txt", context).strip()
-        body = render_to_string(f"scoring/email/{kind}.txt", context)
+@dataclass
+class Delivery:
+    """What became of one notice: the names of those told, of those it could not reach, and of
+    those without an e-mail address."""
+
+    kind: str
+    told: list[str] = field(default_factory=list)
+    not_told: list[str] = field(default_factory=list)
+    no_address: list[str] = field(default_factory=list)
+
+
+_reports: ContextVar[list[Delivery] | None] = ContextVar("scoring_delivery_reports", default=None)
+
+
+@contextmanager
+def delivery_report():
+    """Collect the Delivery of every notice sent while the block runs (the services send theirs
+    when their transaction commits, before they return)."""
+    reports: list[Delivery] = []
+    token = _reports.set(reports)
     try:
+        yield reports
+    finally:
+        _reports.reset(token)
+
+
+def _send(kind: str, match: Match, recipients: list[str], **context) -> bool:
+    """Send the notice; False when it failed (logged)."""
+    if not recipients:
+        return True
+    try:
+        with translation.override(settings.LANGUAGE_CODE):
+            context = {"match": match, "url": absolute_reverse("scoring:match-protocol", match.pk), **context}
+            # One line: a name with a line break must not end the subject header.
+            subject = " ".join(render_to_string(f"scoring/email/{kind}_subject.txt", context).split())
+            body = render_to_string(f"scoring/email/{kind}.txt", context)
         send_mail(subject, body, None, recipients)
-    except OSError:
-        # The change is saved and shown on the site; a mail server that is down must not turn it
-        # into an error page. The log says who was not told.
+    except Exception:  # noqa: BLE001 - any failure of mailing, after the change was committed
+        # The change is saved and shown on the site; a mail that fails (server down, a header
+        # refused) must not turn it into an error page. The log and the page say who was not told.
         logger.exception("protocol e-mail %s for match %s was not sent to %s", kind, match.pk, recipients)
+        return False
+    return True
 
 
 def _after_commit(kind: str, match_pk: int, who, **context) -> None:
+    reports = _reports.get()
+
     def send():
         match = Match.objects.select_related(
             "competition", "round", "home_team__club", "home_team__captain", "away_team__club", "away_team__captain", "entered_by"
         ).get(pk=match_pk)
-        recipients = _addresses(who(match))
-        _send(kind, match, recipients, **context)
+        people = list({person.pk: person for person in who(match)}.values())
+        reached = [person for person in people if (person.email or "").strip()]
+        sent = _send(kind, match, _addresses(reached), **context)
+        if reports is not None:
+            delivery = Delivery(kind, no_address=[_name(person) for person in people if person not in reached])
+            (delivery.told if sent else delivery.not_told).extend(_name(person) for person in reached)
+            reports.append(delivery)
 
     transaction.on_commit(send)
 

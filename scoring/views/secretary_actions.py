@@ -15,13 +15,32 @@ from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 from django.views import View
 
-from scoring import permissions, services
+from scoring import notifications, permissions, services
 from scoring.forms.dispute import DisputeForm
 from scoring.forms.protocol import ForfeitForm, PostponeForm, ReasonForm, VersionForm
 
 from .secretary_base import MatchAccessMixin, match_actions, protocol_sheet
 
 STALE_STATUS = 409
+
+
+def tell_who_was_not_told(request, deliveries) -> None:
+    """The change is saved; say whom its e-mail did not reach (notifications.delivery_report)."""
+    for delivery in deliveries:
+        if delivery.not_told:
+            messages.warning(request, _(
+                "The e-mail could not be sent to %(names)s: tell them yourself. The change is saved."
+            ) % {"names": ", ".join(delivery.not_told)})
+        if delivery.no_address and not delivery.told and not delivery.not_told:
+            messages.info(request, _(
+                "No e-mail was sent: nobody concerned has an e-mail address (%(names)s). Tell them yourself."
+            ) % {"names": ", ".join(delivery.no_address)})
+        elif delivery.no_address:
+            messages.info(request, _(
+                "%(names)s have no e-mail address and were not told by e-mail."
+            ) % {"names": ", ".join(delivery.no_address)})
+        elif not delivery.told and not delivery.not_told:
+            messages.info(request, _("No e-mail was sent: nobody is concerned who could be told."))
 
 
 class MatchActionView(MatchAccessMixin, View):
@@ -70,13 +89,15 @@ class MatchActionView(MatchAccessMixin, View):
         if not form.is_valid():
             return self.page(form)
         try:
-            self.perform(form)
+            with notifications.delivery_report() as deliveries:
+                self.perform(form)
         except (services.StaleMatchError, services.MatchStateError) as refusal:
             self.reload_match()
             data = request.POST.copy()
             data["version"] = str(self.match.version)
             return self.page(self.make_form(data), error=refusal.message, status=STALE_STATUS)
         messages.success(request, self.done)
+        tell_who_was_not_told(request, deliveries)
         return HttpResponseRedirect(self.match_url())
 
     def match_url(self):
