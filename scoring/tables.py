@@ -388,3 +388,31 @@ class PlayerStatisticsTable(tables.Table):
 
     def render_average(self, value):
         return format_points(round(value))
+
+
+# -- paging: every paging parameter bounded -------------------------------------------------------
+
+# The most rows a page may be asked for (?per_page=): beyond it a page costs more than it shows.
+MAX_PER_PAGE = 200
+# A page or size number longer than this is not a number a visitor meant.
+MAX_PAGING_DIGITS = 6
+
+
+def bounded_number(raw, *, default: int, low: int, high: int) -> int:
+    """A paging parameter from the query string: digits only (no sign, no spaces), at most
+    MAX_PAGING_DIGITS of them, held within [low, high]; anything else is `default`."""
+    raw = (raw or "").strip()
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > MAX_PAGING_DIGITS:
+        return default
+    return min(max(int(raw), low), high)
+
+
+def paginate_bounded(request, table, *, per_page: int, max_per_page: int = MAX_PER_PAGE) -> None:
+    """Order the table as the request asks (django-tables2's RequestConfig) and page it with the
+    request's ?per_page= and ?page= held to 1..max_per_page and 1..the last page: a negative or
+    huge size, or a page past the end, is never an error and never a page of a million rows."""
+    tables.RequestConfig(request, paginate=False).configure(table)
+    size = bounded_number(request.GET.get(table.prefixed_per_page_field), default=per_page, low=1, high=max_per_page)
+    last = max(1, -(-len(table.rows) // size))
+    page = bounded_number(request.GET.get(table.prefixed_page_field), default=1, low=1, high=last)
+    table.paginate(page=page, per_page=size)

@@ -13,7 +13,6 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.views import View
-from django_tables2 import RequestConfig
 from django.views.generic import TemplateView
 
 from scoring.converters import LARGEST_ID
@@ -27,6 +26,7 @@ from scoring.selectors.individual import individual_standings
 from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter
 from scoring.services.errors import DomainError
 from scoring.services.individual import individual_pair_round, individual_signup
+from scoring.tables import paginate_bounded
 from scoring.tables_federation import ClubTable, IndividualTable, RankingMatchesTable, RankingTable, rating_text
 
 from .manage import CompetitionManagerMixin
@@ -68,7 +68,7 @@ class RankingsView(PublicPageMixin, TemplateView):
         if rows:
             table = RankingTable(rows, list_kind=list_kind, filter_query=filter.as_query(), caption=caption)
             # A federation's list has a thousand players: a hundred a page.
-            RequestConfig(self.request, paginate={"per_page": RANKING_PAGE_SIZE}).configure(table)
+            paginate_bounded(self.request, table, per_page=RANKING_PAGE_SIZE)
         context.update(
             filter=filter,
             list_kind=list_kind,
