@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from scoring.login_throttle import ThrottledPasswordChangeView
 from scoring.views.health import healthz
 
 urlpatterns = [
@@ -14,7 +15,8 @@ urlpatterns = [
     # new password in the admin or with `manage.py changepassword`.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password_change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    # The old password is a guess like a login's: throttled the same way (scoring.login_throttle).
+    path("accounts/password_change/", ThrottledPasswordChangeView.as_view(), name="password_change"),
     path(
         "accounts/password_change/done/",
         auth_views.PasswordChangeDoneView.as_view(),

@@ -9,11 +9,18 @@
 
 Axes compares one failure count with one limit; this handler gives it the larger of the two counts,
 the address's scaled to the name's limit, so each pauses at its own limit.
+
+Changing one's password asks for the old one: that is a guess too, counted and paused the same
+way (ThrottledPasswordChangeView).
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import authenticate
+from django.contrib.auth.forms import PasswordChangeForm
+from django.contrib.auth.views import PasswordChangeView
+from django.core.exceptions import ValidationError
 from django.db.models import Sum
 
 from axes.handlers.database import AxesDatabaseHandler
@@ -37,3 +44,30 @@ class LoginThrottleHandler(AxesDatabaseHandler):
         per_name = self.filter_user_attempts(request, credentials)[0]
         count, _ = per_name.delete()
         return count
+
+
+# -- changing one's password: the old password is guessed as a login would be ---------------------
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change form, whose old password is checked through authenticate(): a
+    wrong one counts as a failed login (by name and address, as above) and a paused name or
+    address is paused here too (Axes answers with its lockout page, 429). Otherwise a stolen
+    session could guess the password without limit."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        if authenticate(self.request, username=self.user.get_username(), password=old_password) is None:
+            raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old_password
+
+
+class ThrottledPasswordChangeView(PasswordChangeView):
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}
