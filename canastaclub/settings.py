@@ -81,6 +81,10 @@ for _proxy in TRUSTED_PROXIES:
         ipaddress.ip_network(_proxy, strict=False)
     except ValueError:
         raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network.") from None
+# A secret only the proxy (nginx) sends, in the X-Canasta-Proxy header: when set, X-Forwarded-For is
+# believed only from a request that carries it, so another process that can reach an app server
+# on the proxy's address cannot claim a client address (scoring/client_address.py).
+PROXY_SECRET = os.environ.get("DJANGO_PROXY_SECRET", "")
 # A refused form post gets a page in the site's language and style, saying what to do.
 CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 

@@ -143,6 +143,8 @@ class Cluster:
                 "DATABASE_URL": self.database_url,
                 "REDIS_URL": self.redis_url,
                 "DJANGO_TRUSTED_PROXIES": HOST,
+                # nginx proves itself with it: another process on 127.0.0.1 cannot forge an address.
+                "DJANGO_PROXY_SECRET": self.proxy_secret(),
                 "DJANGO_STATIC_ROOT": str(self.static_root),
                 "SITE_URL": f"http://{HOST}:{self.port}",
                 # Plain HTTP on loopback: no redirect to HTTPS, cookies without the Secure flag.
@@ -161,6 +163,14 @@ class Cluster:
         path = self.run_dir / "secret_key"
         if not path.exists():
             path.write_text(secrets.token_urlsafe(64))
+            path.chmod(0o600)
+        return path.read_text().strip()
+
+    def proxy_secret(self) -> str:
+        """What nginx sends in X-Canasta-Proxy (scoring.client_address), kept beside the secret key."""
+        path = self.run_dir / "proxy_secret"
+        if not path.exists():
+            path.write_text(secrets.token_urlsafe(32))
             path.chmod(0o600)
         return path.read_text().strip()
 
@@ -239,10 +249,12 @@ class Cluster:
             "@DEPLOY_DIR@": str(DEPLOY_DIR),
             "@LISTEN@": f"{HOST}:{self.port}",
             "@UPSTREAM_SERVERS@": upstream,
+            "@PROXY_SECRET@": self.proxy_secret(),
         }.items():
             text = text.replace(name, value)
         path = self.run_dir / "nginx.conf"
         path.write_text(text)
+        path.chmod(0o600)  # it holds the proxy secret
         return path
 
     def start_nginx(self) -> None:

@@ -6,6 +6,10 @@ own address is in the X-Forwarded-For header the proxy adds. Anyone can send tha
 believed only when the request comes from an address in settings.TRUSTED_PROXIES (none by default):
 the header is read from the right, skipping the trusted proxies, and the first other address is the
 client. Without a trusted proxy in front the header is ignored and REMOTE_ADDR is the client.
+
+A trusted proxy's address is often 127.0.0.1, which every process on the machine can connect from.
+With settings.PROXY_SECRET set, the proxy proves itself: the header is believed only from a request
+that carries the secret in X-Canasta-Proxy, which nginx sets (replacing whatever a client sent).
 """
 
 from __future__ import annotations
@@ -14,6 +18,10 @@ import ipaddress
 from functools import lru_cache
 
 from django.conf import settings
+from django.utils.crypto import constant_time_compare
+
+# The header nginx sets to the proxy secret (deploy/nginx.conf.template, deploy/nginx-site.conf).
+PROXY_SECRET_HEADER = "HTTP_X_CANASTA_PROXY"
 
 
 @lru_cache(maxsize=8)
@@ -32,11 +40,20 @@ def is_trusted_proxy(address) -> bool:
     return address is not None and any(address in network for network in _networks(tuple(settings.TRUSTED_PROXIES)))
 
 
+def is_from_proxy(request, address) -> bool:
+    """Whether the request came straight from a trusted proxy: its address, and the proxy's secret
+    when one is set."""
+    if not is_trusted_proxy(address):
+        return False
+    secret = settings.PROXY_SECRET
+    return not secret or constant_time_compare(request.META.get(PROXY_SECRET_HEADER, ""), secret)
+
+
 def client_address(request) -> str:
     """The client's address as text (REMOTE_ADDR when nothing better is known)."""
     remote = request.META.get("REMOTE_ADDR", "") or ""
     address = _address(remote)
-    if not is_trusted_proxy(address):
+    if not is_from_proxy(request, address):
         return remote
     forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
     for hop in reversed(forwarded.split(",")):

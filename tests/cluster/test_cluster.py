@@ -87,12 +87,15 @@ def login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address(setu
     Browser(setup.proxy, source="127.0.0.2").login("nobody-here", password="wrong", headers=forged)
     # Straight to an app server, not through the proxy: the header is not believed.
     Browser(setup.b, source="127.0.0.3").login("nobody-there", password="wrong", headers=forged)
+    # Not even from the proxy's own address, 127.0.0.1, without the secret only nginx sends.
+    Browser(setup.a, source="127.0.0.1").login("nobody-thus", password="wrong",
+                                               headers={**forged, "X-Canasta-Proxy": "guessed"})
     attempts = query(
         setup, "SELECT username, ip_address FROM axes_accessattempt WHERE username LIKE 'nobody-%' ORDER BY username"
     )
     # (PostgreSQL gives the addresses as ipaddress objects, SQLite as text.)
     assert [(username, str(address)) for username, address in attempts] == [
-        ("nobody-here", "127.0.0.2"), ("nobody-there", "127.0.0.3"),
+        ("nobody-here", "127.0.0.2"), ("nobody-there", "127.0.0.3"), ("nobody-thus", "127.0.0.1"),
     ]  # fmt: skip
 
 
