@@ -341,13 +341,13 @@ class MatchAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
             "away_team": data.get("away_team") or obj.away_team,
             "scheduled_start": data.get("scheduled_start"),
         }
-        try:
-            if change:
-                saved = services.match_schedule_update(match=obj, expected_version=None, **common)
-            else:
-                saved = services.match_create(competition=data["competition"], **common)
-        except services.DomainError as refusal:
-            raise ValidationError(refusal.message) from refusal
+        # The form's clean() foresees the services' refusals; one it did not (a change made
+        # meanwhile) is the 409 page of any refusal (scoring.middleware.DomainErrorMiddleware): a
+        # ValidationError raised here, after the form was checked, would be a server error.
+        if change:
+            saved = services.match_schedule_update(match=obj, expected_version=None, **common)
+        else:
+            saved = services.match_create(competition=data["competition"], **common)
         # Substitutes are not results: the admin may set them directly.
         Match.objects.filter(pk=saved.pk).update(
             home_substitute=data.get("home_substitute"), away_substitute=data.get("away_substitute")

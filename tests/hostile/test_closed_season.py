@@ -354,3 +354,22 @@ def test_my_matches_query_states_the_permission_rules(archive):
         }
         assert listed == expected, user.username
         assert all(can_view_protocol(user, m) for m in matches if m.pk in listed)
+
+
+def test_a_refusal_the_admin_form_did_not_foresee_is_a_409_not_a_500(archive):
+    """The admin saves a match through the services; a refusal its form's checks did not foresee
+    (a table already taken in the round) is the refusal page, not a server error."""
+    taken = archive["current"]
+    competition = taken.competition
+    extra_home, extra_away = f.make_team(club=archive["home_club"]), f.make_team(club=archive["home_club"])
+    competition.teams.add(extra_home, extra_away)
+    client = client_for(archive["admin"])
+    client.raise_request_exception = False
+    response = client.post(reverse("admin:scoring_match_add"), {
+        "competition": competition.pk, "round": taken.round_id, "table": taken.table,
+        "home_team": extra_home.pk, "away_team": extra_away.pk,
+        "deals-TOTAL_FORMS": "0", "deals-INITIAL_FORMS": "0",
+    })
+    assert response.status_code == 409
+    assert "Bord 1" in response.content.decode() or "bord 1" in response.content.decode()
+    assert Match.objects.filter(competition=competition).count() == 1
