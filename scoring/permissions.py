@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import attrgetter, or_
+
 from django.db.models import Exists, OuterRef, Q
 
 from scoring.models import Club, Competition, Match
@@ -87,12 +90,16 @@ def can_manage_competition(user, competition: Competition) -> bool:
     return is_site_admin(user) or is_secretary_of(user, competition.organiser_id)
 
 
+# The clubs whose secretaries keep a match's protocol, as paths from the match: the home club (the
+# home team keeps the protocol, RULES.md) and the organiser. Stated once for the check of one match
+# (can_enter_protocol) and the query of many (protocol_keeper_matches).
+PROTOCOL_KEEPER_CLUBS = ("home_team.club_id", "competition.organiser_id")
+
+
 def can_enter_protocol(user, match: Match) -> bool:
     """The home club's secretary keeps the protocol; the organiser's secretary and admins may too."""
-    return (
-        is_site_admin(user)
-        or is_secretary_of(user, match.home_team.club_id)
-        or is_secretary_of(user, match.competition.organiser_id)
+    return is_site_admin(user) or any(
+        is_secretary_of(user, attrgetter(path)(match)) for path in PROTOCOL_KEEPER_CLUBS
     )
 
 
@@ -134,9 +141,8 @@ def can_dispute(user, match: Match) -> bool:
 
 
 def protocol_keeper_matches(club_ids) -> Q:
-    """can_enter_protocol for a secretary of `club_ids`: the home club keeps the protocol, the
-    organiser may too."""
-    return Q(home_team__club__in=club_ids) | Q(competition__organiser__in=club_ids)
+    """can_enter_protocol for a secretary of `club_ids` (PROTOCOL_KEEPER_CLUBS)."""
+    return reduce(or_, (Q(**{path.replace(".", "__") + "__in": club_ids}) for path in PROTOCOL_KEEPER_CLUBS))
 
 
 def confirmer_matches(user, club_ids) -> Q:
