@@ -3,12 +3,16 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from scoring.login_throttle import ThrottledPasswordChangeView
 from scoring.views.health import healthz
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    # The admin's own password change asks for the old password unthrottled: its users change
+    # theirs on the site's page, throttled as the login is (scoring.login_throttle).
+    path("admin/password_change/", RedirectView.as_view(pattern_name="password_change"), name="admin-password-change"),
     path("admin/", admin.site.urls),
     # Log in and out, and change one's own password. No password reset by e-mail: the site sends
     # no mail (a reset form would fail, or leak reset links into a log); an administrator sets a

@@ -44,3 +44,13 @@ def test_a_right_old_password_changes_it(client):
     assert change(client, "rätt-lösenord-123").status_code == 302
     user.refresh_from_db()
     assert user.check_password("Nytt-lösen-4711")
+
+
+def test_the_admins_password_change_goes_to_the_throttled_page(client):
+    admin = f.make_admin("admin", password="rätt-lösenord-123")
+    client.force_login(admin)
+    response = client.post("/admin/password_change/", {"old_password": "fel", "new_password1": "Nytt-lösen-4711",
+                                                        "new_password2": "Nytt-lösen-4711"})
+    assert response.status_code in (301, 302) and response["Location"] == CHANGE
+    admin.refresh_from_db()
+    assert admin.check_password("rätt-lösenord-123")
