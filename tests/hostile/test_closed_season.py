@@ -120,11 +120,14 @@ def action_cases(a):
                     {"version": fin.version, "reason": "Giv 3 är fel"}),
         "upload save": ("secretary", reverse("scoring:match-protocol-upload-save", args=[ip.pk]),
                         {"version": ip.version, "reason": "papperet"}),
+        "start": ("secretary", reverse("scoring:match-start", args=[a["unplayed"].pk]), {"version": a["unplayed"].version}),
+        "postpone": ("secretary", reverse("scoring:match-postpone", args=[a["unplayed"].pk]),
+                     {"version": a["unplayed"].version, "reason": "sjukdom"}),
     }
 
 
 CASES = ["deal save", "correct", "remove last", "walk over", "void", "submit", "reopen", "confirm", "dispute",
-         "upload save"]
+         "upload save", "start", "postpone"]
 
 
 def upload_token(client, match) -> str:
@@ -147,13 +150,13 @@ def test_every_action_on_an_archived_match_is_refused_never_a_500(archive, case,
     client.raise_request_exception = False
     if case == "upload save":
         data = {**data, "checked": archive["checked"]}
-    before = versions(archive["in_progress"], archive["finished"])
+    before = versions(archive["in_progress"], archive["finished"], archive["unplayed"])
     if case != "upload save":  # POST only
         assert client.get(url).status_code == 200, case
     response = client.post(url, data)
     assert 400 <= response.status_code < 500, (case, response.status_code)
     assert ARCHIVE_SV in response.content.decode() or response.status_code == 403
-    assert versions(archive["in_progress"], archive["finished"]) == before
+    assert versions(archive["in_progress"], archive["finished"], archive["unplayed"]) == before
 
 
 def test_the_protocol_page_of_an_archived_match_offers_no_action(archive):
