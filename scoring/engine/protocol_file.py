@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
@@ -72,6 +72,9 @@ class ProtocolFileError(Exception):
     line: int | None = None
     column: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    # The deal (giv) the row would have been, for a value that cannot be read: a person counts
+    # deals on the paper, not lines in a file.
+    deal: int | None = None
 
     def __str__(self) -> str:  # for logs and tracebacks; users see scoring.messages text
         where = []
@@ -332,7 +335,10 @@ def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]
             raise ProtocolFileError("too-many-values", line, None, {"columns": width})
         if len(deals) >= MAX_ROWS:
             raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
-        deal = read_row(cells, line)
+        try:
+            deal = read_row(cells, line)
+        except ProtocolFileError as error:
+            raise replace(error, deal=len(deals) + 1) from None
         expected = len(deals) + 1
         if deal.number != expected:
             raise ProtocolFileError(
@@ -408,10 +414,12 @@ def read_xlsx_file(data: bytes) -> ProtocolFile:
     if not rows or rows[0][0] != 1:
         rows.insert(0, (1, []))
     header = {index: interchange_name(str(value)) for index, value in enumerate(rows[0][1]) if value is not None}
-    for line, cells in rows:
+    # The rows read are those with a value: below the header, the n-th is deal n.
+    for position, (line, cells) in enumerate(rows):
         for index, value in enumerate(cells):
             if isinstance(value, xlsx.Formula):
-                raise ProtocolFileError("formula", line, header.get(index) if line > 1 else None, {"value": value[:40]})
+                column = header.get(index) if line > 1 else None
+                raise ProtocolFileError("formula", line, column, {"value": value[:40]}, position if line > 1 else None)
     facts = tuple(
         (cells[0].strip(), cells[1])
         for _line, cells in named.get(FACTS_SHEET, ())
