@@ -74,8 +74,9 @@ def deals_from_payload(rows: list[list]) -> list[DealEntry]:
     return entries
 
 
-def sign_checked_file(match, name: str, entries: list[DealEntry], *, other_match: bool) -> str:
-    """The signed token of a checked file: its deals as read, and the rules it was checked under."""
+def sign_checked_file(match, name: str, entries: list[DealEntry], *, other_match: list) -> str:
+    """The signed token of a checked file: its deals as read, the rules it was checked under, and
+    how the file differs from the match (other_match_facts)."""
     payload = {
         "match": match.pk,
         "name": name,
@@ -145,7 +146,8 @@ def _same(written, actual) -> bool:
 
 def other_match_facts(match, facts) -> list[tuple[str, str, str]]:
     """(what, as the file says, as this match is) for each fact of the file that differs from the
-    match: the competition, the round and the teams. A fact the file leaves empty is not compared."""
+    match: the competition, the round and the teams ("competition", "round", "home_team",
+    "away_team"). A fact the file leaves empty is not compared."""
     labels = _fact_labels()
     actual = {
         "competition": str(match.competition),
@@ -153,7 +155,6 @@ def other_match_facts(match, facts) -> list[tuple[str, str, str]]:
         "home_team": match.home_team.name,
         "away_team": match.away_team.name,
     }
-    shown = dict(_FACTS)
     differences = []
     for label, written in facts:
         key = labels.get(str(label).strip().casefold())
@@ -161,7 +162,13 @@ def other_match_facts(match, facts) -> list[tuple[str, str, str]]:
             continue
         if not _same(written, actual[key]) and key not in {difference[0] for difference in differences}:
             differences.append((key, str(written)[:100], str(actual[key])))
-    return [(_(shown[key]), written, actual) for key, written, actual in differences]
+    return differences
+
+
+def shown_facts(differences) -> list[tuple[str, str, str]]:
+    """The differences with each fact named in the reader's language."""
+    labels = dict(_FACTS)
+    return [(_(labels[key]), written, actual) for key, written, actual in differences]
 
 
 # -- the messages -------------------------------------------------------------------------------
@@ -222,7 +229,7 @@ class UploadPageMixin(MatchAccessMixin):
                 sheet=sheet,
                 deal_problems=sorted(grouped.items()),
                 save_form=None if grouped else save_form,
-                other_match=other_match,
+                other_match=shown_facts(other_match),
                 actions=None,
             )
         return render(self.request, self.template_name, context, status=status)
@@ -266,7 +273,7 @@ class ProtocolUploadView(UploadPageMixin, View):
             initial={
                 "version": form.cleaned_data["version"],
                 "reason": form.cleaned_data.get("reason") or "",
-                "checked": sign_checked_file(match, upload.name, read.deals, other_match=bool(other_match)),
+                "checked": sign_checked_file(match, upload.name, read.deals, other_match=other_match),
             },
             match=match,
         )
@@ -289,7 +296,7 @@ class ProtocolUploadSaveView(UploadPageMixin, View):
                     self.fresh_form(request.POST),
                     error=_("Nothing was saved."),
                     file_errors=save_form.errors["this_match"],
-                    checked=(payload["name"], entries, save_form, True),
+                    checked=(payload["name"], entries, save_form, payload["other_match"]),
                 )
             errors = [message for field in save_form for message in field.errors]
             return self.page(self.fresh_form(request.POST), error=_("Nothing was saved."), file_errors=errors)
