@@ -29,7 +29,7 @@ from scoring.engine.protocol_file import (
 )
 from scoring.files import xlsx
 from tests import factories as f
-from tests.production.hostile_files import xlsx_bytes
+from tests.production.hostile_files import READ_PARTS, xlsx_bytes
 
 from .upload_files import HOSTILE_WORKBOOKS, empty_cells, formula_with_saved_value, one_wide_row, row_number_of_digits
 
@@ -133,8 +133,25 @@ def test_the_issue_files_build_as_described():
     methods = {info.filename: info.compress_type for info in zipfile.ZipFile(io.BytesIO(hostile_workbook("rels-bzip2"))).infolist()}
     assert methods["_rels/.rels"] == zipfile.ZIP_BZIP2
     archive = zipfile.ZipFile(io.BytesIO(hostile_workbook("tiny-elements-in-every-part")))
-    assert all(archive.getinfo(part).file_size > 7_900_000 for part in ("_rels/.rels", "xl/workbook.xml"))
+    assert all(archive.getinfo(part).file_size > 7_900_000 for part in READ_PARTS)
     assert archive.read("xl/workbook.xml").count(b"<x/>") == 1_975_000
+
+
+def test_a_workbook_just_inside_the_element_bound_is_read_within_1_s_and_200_mb():
+    """The other side of the bound: elements a protocol does not use, just fewer than the bound in
+    all, spread over every part read. Accepted, and as cheap as the bound promises."""
+    from tests.production.hostile_files import GOOD_ROWS, READ_PARTS, patch_xlsx, with_shared_strings
+
+    filler = b"<x/>" * ((XLSX_BOUNDS.elements - 100) // len(READ_PARTS))
+    data = with_shared_strings(xlsx_bytes(GOOD_ROWS))
+    for part in READ_PARTS:
+        data = patch_xlsx(data, part, lambda xml: xml[: xml.rindex(b"</")] + filler + xml[xml.rindex(b"</") :])
+
+    deals, seconds, peak = cost(lambda: read_protocol(data, "p.xlsx"))
+
+    assert [deal.home.cards for deal in deals] == [5]
+    assert seconds < BOUND_SECONDS and peak < BOUND_BYTES
+    assert read_first_sheet(data).elements_read > XLSX_BOUNDS.elements - 100
 
 
 def test_a_small_file_of_millions_of_empty_cells_is_refused():
