@@ -47,7 +47,7 @@ def match_links(match) -> list[DownloadLink]:
         # The format the upload reads (RULES.md, the protocol file), offered wherever the upload is.
         DownloadLink(
             reverse("scoring:match-protocol-csv", args=[match.pk]),
-            _("Protocol as a CSV file"),
+            _("Protocol in the upload file format"),
             "CSV",
             _("The protocol file's own columns; it can be uploaded again."),
             is_file=True,
