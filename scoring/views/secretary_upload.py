@@ -109,6 +109,10 @@ class UploadSaveForm(VersionForm):
             raise forms.ValidationError(_("The checked file has expired. Choose the file and check it again.")) from None
         if payload.get("match") != self.match.pk:
             raise forms.ValidationError(_("The checked file belongs to another match. Check it again."))
+        try:
+            payload["entries"] = deals_from_payload(payload["deals"])
+        except (KeyError, TypeError, ValueError):  # checked by a version of the site with other fields
+            raise forms.ValidationError(_("The checked file has expired. Choose the file and check it again.")) from None
         return payload
 
     def clean(self):
@@ -291,12 +295,11 @@ class ProtocolUploadSaveView(UploadPageMixin, View):
             payload = save_form.cleaned_data.get("checked")
             if payload and "this_match" in save_form.errors:
                 # Only the confirmation is missing: the same file shown again, with the question.
-                entries = deals_from_payload(payload["deals"])
                 return self.page(
                     self.fresh_form(request.POST),
                     error=_("Nothing was saved."),
                     file_errors=save_form.errors["this_match"],
-                    checked=(payload["name"], entries, save_form, payload["other_match"]),
+                    checked=(payload["name"], payload["entries"], save_form, payload["other_match"]),
                 )
             errors = [message for field in save_form for message in field.errors]
             return self.page(self.fresh_form(request.POST), error=_("Nothing was saved."), file_errors=errors)
@@ -307,7 +310,7 @@ class ProtocolUploadSaveView(UploadPageMixin, View):
                 self.fresh_form(request.POST),
                 error=_("The match already has deals; the file replaces them all. Write a reason for the log."),
             )
-        entries = deals_from_payload(payload["deals"])
+        entries = payload["entries"]
         try:
             services.match_import_deals(
                 match=match,

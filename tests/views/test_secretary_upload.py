@@ -391,3 +391,23 @@ def test_the_protocol_as_csv_uploads_again_with_the_same_totals(client, s):
     assert upload(client, other, content, name="protokoll.csv").status_code == 302
     other.refresh_from_db()
     assert (other.home_total, other.away_total) == (match.home_total, match.away_total) == (3770, -80)
+
+
+def test_a_token_of_deals_the_site_no_longer_reads_is_refused_as_expired(client, s):
+    from django.core import signing
+
+    from scoring.views.secretary_upload import SIGNING_SALT
+
+    match = s["match"]
+    token = signing.dumps(
+        {"match": match.pk, "name": "p.csv", "deals": [[1, 2]], "rules": {}, "points": {}, "other_match": []},
+        salt=SIGNING_SALT, compress=True,
+    )  # fmt: skip
+
+    response = client.post(
+        reverse("scoring:match-protocol-upload-save", args=[match.pk]), {"version": match.version, "checked": token}
+    )
+
+    assert response.status_code == 200
+    assert "Den kontrollerade filen" in response.content.decode()
+    assert Deal.objects.count() == 0
