@@ -188,11 +188,15 @@ def column_heading(column: str) -> str:
 
 def upload_error_message(error: ProtocolFileError) -> str:
     """A file error as the upload page says it: the deal (giv) and the column heading the
-    secretary sees ("Giv 3, Hemma kortpoäng: …") where a deal's value cannot be read; otherwise as
-    everywhere else (file_error_message: the line and the column as written in the header)."""
-    if error.deal is None:
-        return file_error_message(error)
+    secretary sees ("Giv 3, Hemma kortpoäng: …") where a deal's value cannot be read; otherwise the
+    line, and the column as headed (file_error_message; a header's column as the file writes it)."""
     text = file_error_message(replace(error, line=None, column=None))
+    if error.deal is None:
+        if error.column and (error.line or 0) > 1:  # below the header: the column as headed there
+            return _("Line %(line)s, %(column)s: %(text)s") % {
+                "line": error.line, "column": column_heading(error.column), "text": text,
+            }  # fmt: skip
+        return file_error_message(error)
     if error.column:
         return _("Deal %(deal)s, %(column)s: %(text)s") % {
             "deal": error.deal, "column": column_heading(error.column), "text": text,

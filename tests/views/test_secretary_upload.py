@@ -411,3 +411,9 @@ def test_a_token_of_deals_the_site_no_longer_reads_is_refused_as_expired(client,
     assert response.status_code == 200
     assert "Den kontrollerade filen" in response.content.decode()
     assert Deal.objects.count() == 0
+
+
+def test_a_deal_out_of_sequence_names_the_column_as_headed(client, s):
+    html = check(client, s["match"], b"deal,home_cards,away_cards\n1,5,0\n3,5,0\n").content.decode()
+
+    assert "Rad 3, Giv: Givnummer 3; 2 väntades" in html
