@@ -460,7 +460,7 @@ def read_sheets(
     data: bytes, *, named: Iterable[str] = (), bounds: Bounds = BOUNDS, named_max_line: int = 100
 ) -> tuple[list[Row], dict[str, list[Row]]]:
     """The first sheet's rows, and the rows of each later sheet whose name (in any letter case) is
-    one of `named` (at most `named_max_line` rows each), keyed by the name as given."""
+    one of `named` and whose rows are numbered at most `named_max_line`, keyed by the name as given."""
     wanted = {name.casefold(): name for name in named}
     with Workbook(data, bounds) as book:
         first, *others = book.sheets()
@@ -469,5 +469,11 @@ def read_sheets(
         for sheet in others:
             key = wanted.get(sheet.name.strip().casefold())
             if key is not None and key not in found:
-                found[key] = book.rows(sheet, max_line=named_max_line)
+                try:
+                    found[key] = book.rows(sheet, max_line=named_max_line)
+                except WorkbookError as error:
+                    # A named sheet longer than asked for is not the one meant: left out, since the
+                    # first sheet was read well. Beyond the workbook's bounds, the file is refused.
+                    if error.code != "too-many-rows":
+                        raise
         return rows, found

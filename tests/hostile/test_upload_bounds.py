@@ -226,3 +226,27 @@ def test_the_upload_page_does_not_repeat_a_row_number_of_4200_digits(client):
     assert response.status_code == 200
     assert "givar; det här är inget protokoll." in page
     assert "9" * 20 not in page
+
+
+def test_a_facts_sheet_is_read_within_its_own_bound():
+    """The sheet that names the match is read too, at most 100 rows; a longer one is left out."""
+    import io
+
+    from openpyxl import Workbook
+
+    def workbook(facts_rows: int) -> bytes:
+        book = Workbook()
+        book.active.append(["deal", "home_cards", "away_cards"])
+        book.active.append([1, 5, 0])
+        facts = book.create_sheet("Match")
+        for row in range(facts_rows):
+            facts.append(["Omgång", row])
+        buffer = io.BytesIO()
+        book.save(buffer)
+        return buffer.getvalue()
+
+    from scoring.engine.protocol_file import read_protocol_file
+
+    assert read_protocol_file(workbook(2), "p.xlsx").facts == (("Omgång", 0), ("Omgång", 1))
+    long = read_protocol_file(workbook(500), "p.xlsx")
+    assert long.facts == () and len(long.deals) == 1
