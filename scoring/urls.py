@@ -96,6 +96,7 @@ urlpatterns = [
     # -- exports: documents of a match, a round, the standings and a whole competition
     path("matches/<id:pk>/protocol.pdf", exports.MatchProtocolPdfView.as_view(), name="match-protocol-pdf"),
     path("matches/<id:pk>/protocol.xlsx", exports.MatchProtocolXlsxView.as_view(), name="match-protocol-xlsx"),
+    path("matches/<id:pk>/protocol.csv", exports.MatchProtocolCsvView.as_view(), name="match-protocol-csv"),
     path("competitions/<id:pk>/standings.pdf", exports.StandingsPdfView.as_view(), name="standings-pdf"),
     path("competitions/<id:pk>/standings.xlsx", exports.StandingsXlsxView.as_view(), name="standings-xlsx"),
     path("competitions/<id:pk>/competition.pdf", exports.CompetitionPdfView.as_view(), name="competition-pdf"),

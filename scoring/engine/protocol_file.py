@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import csv
 import io
-import posixpath
-import zipfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
-from xml.parsers import expat
+
+from scoring.files import xlsx
 
 from .deal import DEAL_ENDS, DealEntry, SideEntry
 from .match import MatchState, ReplayedDeal
@@ -74,6 +72,9 @@ class ProtocolFileError(Exception):
     line: int | None = None
     column: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    # The deal (giv) the row would have been, for a value that cannot be read: a person counts
+    # deals on the paper, not lines in a file.
+    deal: int | None = None
 
     def __str__(self) -> str:  # for logs and tracebacks; users see scoring.messages text
         where = []
@@ -334,7 +335,10 @@ def _rows_to_deals(rows: Iterable[tuple[int, Sequence[Any]]]) -> list[DealEntry]
             raise ProtocolFileError("too-many-values", line, None, {"columns": width})
         if len(deals) >= MAX_ROWS:
             raise ProtocolFileError("too-many-rows", line, None, {"limit": MAX_ROWS})
-        deal = read_row(cells, line)
+        try:
+            deal = read_row(cells, line)
+        except ProtocolFileError as error:
+            raise replace(error, deal=len(deals) + 1) from None
         expected = len(deals) + 1
         if deal.number != expected:
             raise ProtocolFileError(
@@ -375,326 +379,71 @@ def read_csv_rows(text: str, delimiter: str) -> list[DealEntry]:
 
 
 # -- reading a workbook -------------------------------------------------------------------------
-# A workbook is a zip of XML parts. The first sheet is read once, streaming, and reading stops as
-# soon as the sheet goes beyond what a protocol can hold: an upload of a few dozen kB may unpack to
-# millions of empty cells, or one row of two million cells, and must be refused before the work
-# and the memory grow with it.
+# The same columns in the first sheet of an xlsx workbook, read by scoring.files.xlsx within bounds
+# on bytes, XML elements, depth, rows, columns and cells: an upload of a few kB may unpack to
+# millions of cells and must be refused before the work and the memory grow with it.
 
+XLSX_BOUNDS = xlsx.Bounds(max_line=MAX_LINES)
 # The columns a protocol has, with room for a spreadsheet's padding; a value further right is
 # refused as a value without a column.
-MAX_COLUMNS = 64
+MAX_COLUMNS = XLSX_BOUNDS.max_columns
 # Every cell element counts, empty or not: a thousand deals of 22 columns are 22 000 cells.
-MAX_CELLS = 50_000
-# One part of the workbook (the sheet, the shared strings) unpacked: a thousand-deal protocol
-# saved by Excel or LibreOffice is about 1 MB.
-MAX_PART_BYTES = 8 * 1024 * 1024
-# A value longer than this is not a number or a column name; what is kept of it is enough to name it.
-_MAX_TEXT = 200
-_CHUNK = 64 * 1024
-_REL_ID = ("id",)
+MAX_CELLS = XLSX_BOUNDS.max_cells
+# The sheet in which the site's protocol workbook names its match (competition, round, teams; see
+# exports.xlsx), read beside the deals so that an upload can be compared with the match it is for.
+FACTS_SHEET = "Match"
 
 
-class _Formula(str):
-    """A cell that holds a formula: refused even when it carries a saved value, since the saved
-    value is whatever the program last computed, not what the secretary wrote."""
+@dataclass(frozen=True)
+class ProtocolFile:
+    """A protocol file read: its deals, and the (label, value) rows of a workbook's facts sheet
+    (none for a CSV file or a workbook without one)."""
+
+    deals: list[DealEntry]
+    facts: tuple[tuple[str, Any], ...] = ()
 
 
-def _local(name: str) -> str:
-    return name.rsplit("}", 1)[-1]
-
-
-def _ignore(tag: str) -> None:
-    return None
-
-
-def _column_index(reference: str) -> int:
-    """1 for "A7", 28 for "AB7"; 0 if the reference has no letters."""
-    index = 0
-    for char in reference:
-        if "A" <= char <= "Z":
-            index = index * 26 + ord(char) - 64
-            if index > 16384:
-                raise ProtocolFileError("not-xlsx")
-        else:
-            break
-    return index
-
-
-def _parse_part(archive: Any, name: str, start: Any, end: Any, text: Any = None) -> None:
-    """Stream one XML part through expat's handlers `start(name, attributes)`, `end(name)` and
-    `text(data)`, names given as "namespace}local" (see _local). No document type
-    (so no entities to expand) and no more than MAX_PART_BYTES unpacked."""
-    parser = expat.ParserCreate(namespace_separator="}")
-
-    def refuse(*args: Any) -> None:
-        raise ProtocolFileError("not-xlsx")
-
-    parser.StartDoctypeDeclHandler = refuse
-    parser.EntityDeclHandler = refuse
-    # Element names come as "namespace}name": the handlers compare the part after the brace.
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    if text is not None:
-        parser.CharacterDataHandler = text
-    parser.buffer_text = True
-    unpacked = 0
+def read_xlsx_file(data: bytes) -> ProtocolFile:
+    """The deals of the first sheet (cell values as typed; a formula is refused, even one with a
+    saved value) and the rows of the facts sheet."""
     try:
-        with archive.open(name) as stream:
-            while chunk := stream.read(_CHUNK):
-                unpacked += len(chunk)
-                if unpacked > MAX_PART_BYTES:
-                    raise ProtocolFileError("too-large")
-                parser.Parse(chunk, False)
-        parser.Parse(b"", True)
-    except ProtocolFileError:
-        raise
-    except Exception:  # a broken zip member or malformed XML: not a workbook we can read
-        raise ProtocolFileError("not-xlsx") from None
-
-
-def _relationships(archive: Any, name: str) -> dict[str, tuple[str, str]]:
-    """Id -> (type, target) of a relationships part."""
-    found: dict[str, tuple[str, str]] = {}
-    if name not in archive.namelist():
-        return found
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        if _local(tag) == "Relationship":
-            found[attributes.get("Id", "")] = (attributes.get("Type", ""), attributes.get("Target", ""))
-
-    _parse_part(archive, name, start, _ignore)
-    return found
-
-
-def _resolve(base: str, target: str) -> str:
-    if target.startswith("/"):
-        return target.lstrip("/")
-    return posixpath.normpath(posixpath.join(posixpath.dirname(base), target))
-
-
-def _rels_name(part: str) -> str:
-    folder, name = posixpath.split(part)
-    return posixpath.join(folder, "_rels", name + ".rels")
-
-
-def _first_sheet(archive: Any) -> tuple[str, str | None]:
-    """(the first sheet's part, the shared strings part or None), as the package's relationships say."""
-    names = set(archive.namelist())
-    workbook = next(
-        (_resolve("", target) for kind, target in _relationships(archive, "_rels/.rels").values()
-         if kind.endswith("/officeDocument")),
-        "xl/workbook.xml",
-    )  # fmt: skip
-    first: list[str] = []
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        if _local(tag) == "sheet" and not first:
-            first.extend(value for key, value in attributes.items() if _local(key) in _REL_ID and "}" in key)
-
-    _parse_part(archive, workbook, start, _ignore)
-    relationships = _relationships(archive, _rels_name(workbook))
-    if not first or first[0] not in relationships:
-        raise ProtocolFileError("not-xlsx")
-    sheet = _resolve(workbook, relationships[first[0]][1])
-    shared = next(
-        (_resolve(workbook, target) for kind, target in relationships.values() if kind.endswith("/sharedStrings")),
-        None,
-    )
-    if sheet not in names:
-        raise ProtocolFileError("not-xlsx")
-    return sheet, shared if shared in names else None
-
-
-def _shared_strings(archive: Any, name: str | None) -> list[str]:
-    strings: list[str] = []
-    parts: list[str] = []
-    in_t = False
-    phonetic = size = 0
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        nonlocal in_t, phonetic, size
-        tag = tag[tag.rfind("}") + 1 :]
-        if tag == "si":
-            parts.clear()
-            size = 0
-        elif tag == "t":
-            in_t = True
-        elif tag == "rPh":  # a phonetic guide, not part of the text
-            phonetic += 1
-
-    def end(tag: str) -> None:
-        nonlocal in_t, phonetic
-        tag = tag[tag.rfind("}") + 1 :]
-        if tag == "si":
-            if len(strings) >= MAX_CELLS:
-                raise ProtocolFileError("too-large")
-            strings.append("".join(parts))
-        elif tag == "t":
-            in_t = False
-        elif tag == "rPh":
-            phonetic -= 1
-
-    def text(data: str) -> None:
-        nonlocal size
-        if in_t and not phonetic and size < _MAX_TEXT:
-            parts.append(data[: _MAX_TEXT - size])
-            size += len(data)
-
-    if name is not None:
-        _parse_part(archive, name, start, end, text)
-    return strings
-
-
-def _cell_value(kind: str, value: str | None, inline: str | None, strings: list[str]) -> Any:
-    """The value of one cell as openpyxl would give it: numbers, text, booleans."""
-    if kind == "inlineStr":
-        return inline
-    if value is None:
-        return None
-    if kind == "s":
-        index = int(value)
-        if not 0 <= index < len(strings):
-            raise ValueError(value)
-        return strings[index]
-    if kind in ("str", "e"):
-        return value
-    if kind == "b":
-        return value.strip() in ("1", "true")
-    if not value.strip():
-        return None
-    if kind == "d":
-        return datetime.fromisoformat(value.strip())
-    if kind in ("n", ""):
-        text = value.strip()
-        number = float(text)
-        if number.is_integer() and "." not in text and "e" not in text.lower():
-            return int(text)
-        return number
-    raise ValueError(kind)
-
-
-def _sheet_rows(archive: Any) -> Iterable[tuple[int, Sequence[Any]]]:
-    """The first sheet's rows, (line, cell values), line 1 first and gaps left out. The sheet is read
-    once and refused as soon as it has more rows, columns or cells than a protocol (MAX_LINES,
-    MAX_COLUMNS, MAX_CELLS). A formula cell is refused, with or without a saved value."""
-    sheet, shared = _first_sheet(archive)
-    strings = _shared_strings(archive, shared)
-    rows: list[tuple[int, list[Any]]] = []
-    row: list[Any] = []
-    text: list[str] = []
-    line = column = cells = 0
-    kind = ""
-    value: str | None = None
-    inline: str | None = None
-    formula: str | None = None
-    capture: str | None = None
-    in_is = False
-
-    def start(tag: str, attributes: dict[str, str]) -> None:
-        nonlocal line, column, cells, kind, value, inline, formula, capture, in_is
-        tag = tag[tag.rfind("}") + 1 :]
-        if tag == "c":
-            cells += 1
-            if cells > MAX_CELLS:
-                raise ProtocolFileError("too-large")
-            reference = attributes.get("r")
-            number = _column_index(reference) if reference else column + 1
-            if number <= column:
-                raise ProtocolFileError("not-xlsx")
-            column = number
-            kind, value, inline, formula = attributes.get("t", ""), None, None, None
-        elif tag == "v" or tag == "f" or (tag == "t" and in_is):
-            capture = tag
-            text.clear()
-        elif tag == "row":
-            reference = attributes.get("r")
-            number = int(reference) if reference else line + 1
-            if number <= line:
-                raise ProtocolFileError("not-xlsx")
-            if number > MAX_LINES:
-                raise ProtocolFileError("too-many-rows", number, None, {"limit": MAX_ROWS})
-            line, column = number, 0
-            row.clear()
-        elif tag == "is":
-            in_is = True
-            inline = ""
-
-    def end(tag: str) -> None:
-        nonlocal value, inline, formula, capture, in_is
-        tag = tag[tag.rfind("}") + 1 :]
-        if tag == capture:
-            captured = "".join(text)
-            if tag == "v":
-                value = captured
-            elif tag == "f":
-                formula = captured
-            else:
-                inline = ((inline or "") + captured)[:_MAX_TEXT]
-            capture = None
-        elif tag == "c":
-            if formula is not None:
-                content: Any = _Formula("=" + formula[:_MAX_TEXT])
-            else:
-                try:
-                    content = _cell_value(kind, value, inline, strings)
-                except (ValueError, OverflowError):
-                    raise ProtocolFileError("not-xlsx") from None
-            if content is None or content == "":
-                return
-            position = column
-            if position > MAX_COLUMNS:
-                # Kept once, just beyond the columns, so the row is refused for a value without a
-                # column (or the header for an unknown one) like any other.
-                if len(row) > MAX_COLUMNS:
-                    return
-                position = MAX_COLUMNS + 1
-            if len(row) < position:
-                row.extend([None] * (position - len(row)))
-            row[position - 1] = content
-        elif tag == "row":
-            if row:
-                rows.append((line, list(row)))
-        elif tag == "is":
-            in_is = False
-
-    def characters(data: str) -> None:
-        if capture is not None and len(text) < _MAX_TEXT:
-            text.append(data[:_MAX_TEXT])
-
-    _parse_part(archive, sheet, start, end, characters)
+        rows, named = xlsx.read_sheets(data, named=(FACTS_SHEET,), bounds=XLSX_BOUNDS)
+    except xlsx.WorkbookError as error:
+        params = {"limit": MAX_ROWS} if error.code == "too-many-rows" else {}
+        raise ProtocolFileError(error.code, error.line, None, params) from None
     if not rows or rows[0][0] != 1:
         rows.insert(0, (1, []))
-    header = {index: str(value).strip().lower() for index, value in enumerate(rows[0][1]) if value is not None}
-    for line, cells in rows:
+    header = {index: interchange_name(str(value)) for index, value in enumerate(rows[0][1]) if value is not None}
+    # The rows read are those with a value: below the header, the n-th is deal n.
+    for position, (line, cells) in enumerate(rows):
         for index, value in enumerate(cells):
-            if isinstance(value, _Formula):
-                raise ProtocolFileError("formula", line, header.get(index) if line > 1 else None, {"value": value[:40]})
-        yield line, cells
+            if isinstance(value, xlsx.Formula):
+                column = header.get(index) if line > 1 else None
+                raise ProtocolFileError("formula", line, column, {"value": value[:40]}, position if line > 1 else None)
+    facts = tuple(
+        (cells[0].strip(), cells[1])
+        for _line, cells in named.get(FACTS_SHEET, ())
+        if len(cells) >= 2 and isinstance(cells[0], str)
+    )
+    return ProtocolFile(_rows_to_deals(rows), facts)
 
 
 def read_xlsx(data: bytes) -> list[DealEntry]:
-    """The same columns in the first sheet of an xlsx workbook: cell values as typed. A formula is
-    refused, even one with a saved value."""
-    try:
-        archive = zipfile.ZipFile(io.BytesIO(data))
-        # A zip bomb: refuse a workbook whose parts claim to unpack to far more than a protocol
-        # needs (each part is measured again as it is read, in case the claim is a lie).
-        unpacked = sum(info.file_size for info in archive.infolist())
-    except Exception:  # not a zip, or a broken one
-        raise ProtocolFileError("not-xlsx") from None
-    if unpacked > 50 * 1024 * 1024:
-        raise ProtocolFileError("too-large")
-    with archive:
-        return _rows_to_deals(_sheet_rows(archive))
+    return read_xlsx_file(data).deals
 
 
-def read_protocol(data: bytes, filename: str = "") -> list[DealEntry]:
+def read_protocol_file(data: bytes, filename: str = "") -> ProtocolFile:
     """Read a CSV or xlsx protocol, by the file's name or, failing that, its first bytes."""
     if len(data) > MAX_FILE_BYTES:
         raise ProtocolFileError("too-large")
     if filename.lower().endswith((".xlsx", ".xlsm")) or data[:4] == b"PK\x03\x04":
-        return read_xlsx(data)
-    return read_csv(data)
+        return read_xlsx_file(data)
+    return ProtocolFile(read_csv(data))
+
+
+def read_protocol(data: bytes, filename: str = "") -> list[DealEntry]:
+    """The deals of a CSV or xlsx protocol (read_protocol_file)."""
+    return read_protocol_file(data, filename).deals
 
 
 # -- writing ------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ services wrote from it; nothing here computes a score.
 
 - documents: the plain data a document shows (protocol rows, headers, the opening-minimum table);
 - pdf: the PDF documents (match protocol, blank round protocols, standings, round results);
-- xlsx: the Excel workbooks, all written by one sheet writer;
+- xlsx: the Excel workbooks, all written by one sheet writer, and a match's protocol as CSV;
 - tables: the column sets of the standings and results sheets.
 """
 
@@ -23,3 +23,4 @@ class Export(NamedTuple):
 
 PDF = "application/pdf"
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+CSV = "text/csv; charset=utf-8"

@@ -33,7 +33,7 @@ from openpyxl.utils import get_column_letter
 from scoring import selectors
 from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
-from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows
+from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows, write_csv
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import (
     competition_deal_values,
@@ -43,7 +43,7 @@ from scoring.selectors.protocols import (
 )
 from scoring.selectors.public import competition_rounds
 
-from . import XLSX, Export
+from . import CSV, XLSX, Export
 from .documents import match_record_url
 from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date, plain_number
@@ -312,13 +312,25 @@ def match_protocol_xlsx(match: Match) -> Export:
     workbook = new_workbook()
     write_sheet(workbook, _("Protocol"), readable_deal_rows(deal_rows(state)))
     write_sheet(workbook, _("Match"), _match_facts(match, state))
+    return Export(match_file_name(match, "xlsx"), XLSX, save(workbook))
+
+
+def match_file_name(match: Match, extension: str) -> str:
+    """'protokoll-serie-a-2026-27-omgang-8-bord-3-412.xlsx': what a match's protocol file is called."""
     round_part = _("round %(number)s") % {"number": match.round.number} if match.round_id else ""
-    name = file_name(
+    return file_name(
         _("protocol"), match.competition.name, match.competition.season, round_part,
         _("table %(number)s") % {"number": match.table} if match.table else "", match.pk,
-        extension="xlsx",
-    )
-    return Export(name, XLSX, save(workbook))
+        extension=extension,
+    )  # fmt: skip
+
+
+def match_protocol_csv(match: Match) -> Export:
+    """The protocol as a CSV file in the interchange columns of RULES.md (engine write_csv): the
+    format the upload and `protocol import` read, for programs other than a spreadsheet."""
+    match = protocol_document_match(match.pk)
+    state = match_protocol(match).state
+    return Export(match_file_name(match, "csv"), CSV, write_csv(state).encode("utf-8"))
 
 
 # -- the whole competition ----------------------------------------------------------------------

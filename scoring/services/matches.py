@@ -32,6 +32,7 @@ from scoring import notifications, permissions
 from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields, minutes_between
 from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
 from scoring.engine.match import MatchState
+from scoring.engine.rules import PointsRules, RuleSet
 from scoring.models import Deal, Match
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
@@ -627,9 +628,17 @@ def matches_record_played(
 
 @transaction.atomic
 def match_import_deals(
-    *, match: Match, user, entries: Sequence[DealEntry], expected_version: int | None, reason: str = ""
+    *,
+    match: Match,
+    user,
+    entries: Sequence[DealEntry],
+    expected_version: int | None,
+    reason: str = "",
+    checked_under: tuple[RuleSet, PointsRules] | None = None,
 ) -> Match:
-    """Replace a match's deals with those of a protocol file: all or nothing."""
+    """Replace a match's deals with those of a protocol file: all or nothing. `checked_under`: the
+    rules the file was checked and shown under; the file is refused if the match would now count
+    it under others (the competition's rules changed before the match's were taken)."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
     if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED):
@@ -637,6 +646,16 @@ def match_import_deals(
     if match.end in (Match.End.FORFEIT, Match.End.WARNINGS):
         raise MatchStateError(_("The match was closed without play; reopen it first."))
     _snapshot_rules(match)
+    if checked_under is not None and checked_under != (match.rules, match.points_rules):
+        checked, now = checked_under[0].name, match.rules.name
+        raise StaleMatchError(
+            _(
+                "The competition's rules changed after the file was checked (checked under %(checked)s, "
+                "now %(now)s). Nothing was saved: check the file again."
+            ) % {"checked": checked, "now": now}
+            if checked != now
+            else _("The competition's rules changed after the file was checked. Nothing was saved: check the file again.")
+        )
     if not match.started_at:
         match.started_at = timezone.now()
     before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}

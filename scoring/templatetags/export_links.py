@@ -1,6 +1,6 @@
 """`{% download_links match=match %}` (or round=, competition=): the download buttons of a page.
 
-The links a visitor may use: a match's protocol (PDF, Excel) once it has a result or deals; a
+The links a visitor may use: a match's protocol (PDF, Excel, CSV) once it has a result or deals; a
 round's results (PDF, Excel) and, for the secretaries who keep its protocols, the blank protocols to
 print; the standings (after a round, if the page shows that) and the whole competition. The views in
 scoring.views.exports check the same rules again.
@@ -25,7 +25,7 @@ register = template.Library()
 class DownloadLink:
     url: str
     label: str
-    format: str  # "PDF" or "Excel"
+    format: str  # "PDF", "Excel" or "CSV"
     description: str = ""
     is_file: bool = False  # a workbook downloads; a PDF opens in the browser
 
@@ -44,6 +44,14 @@ def match_links(match) -> list[DownloadLink]:
     return [
         _pdf(reverse("scoring:match-protocol-pdf", args=[match.pk]), _("Protocol to print and sign")),
         _xlsx(reverse("scoring:match-protocol-xlsx", args=[match.pk]), _("Protocol as a spreadsheet")),
+        # The format the upload reads (RULES.md, the protocol file), offered wherever the upload is.
+        DownloadLink(
+            reverse("scoring:match-protocol-csv", args=[match.pk]),
+            _("Protocol in the upload file format"),
+            "CSV",
+            _("The protocol file's own columns; it can be uploaded again."),
+            is_file=True,
+        ),
     ]
 
 

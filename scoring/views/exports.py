@@ -150,6 +150,13 @@ class MatchProtocolXlsxView(MatchExportMixin, ExportView):
         return xlsx.match_protocol_xlsx(self.get_match())
 
 
+class MatchProtocolCsvView(MatchExportMixin, ExportView):
+    def export(self) -> Export:
+        from scoring.exports import xlsx
+
+        return xlsx.match_protocol_csv(self.get_match())
+
+
 # -- a competition and its rounds ---------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.upload_files import empty_cells, one_wide_row
+from tests.hostile.upload_files import HOSTILE_WORKBOOKS, empty_cells, one_wide_row
 from tests.production.hostile_files import GOOD_ROWS, xlsx_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,7 +37,9 @@ print(code, seconds, peak / 1024)
 @pytest.mark.parametrize(
     ("name", "make", "expected"),
     [("empty_cells_44mb", empty_cells, "too-large"), ("one_row_2m_cells", one_wide_row, "too-large"),
-     ("good_protocol", lambda: xlsx_bytes(GOOD_ROWS), "accepted")],
+     ("good_protocol", lambda: xlsx_bytes(GOOD_ROWS), "accepted"),
+     *((name.replace("-", "_"), make, code) for name, (make, code) in HOSTILE_WORKBOOKS.items()
+       if name not in ("empty-cells", "one-wide-row"))],
 )  # fmt: skip
 def test_upload_bounds(name, make, expected, tmp_path):
     path = tmp_path / "upload.xlsx"

@@ -133,11 +133,13 @@ def upload_case(w):
 
 
 def upload_save_case(w):
+    from scoring.engine.protocol_file import read_protocol
     from scoring.views.secretary_upload import sign_checked_file
 
     play(w, 1)
+    checked = sign_checked_file(w.match, "p.csv", read_protocol(UPLOAD_CSV, "p.csv"), other_match=[])
     return reverse("scoring:match-protocol-upload-save", args=[w.match.pk]), {
-        "version": w.version, "reason": "papperet", "checked": sign_checked_file(w.match, UPLOAD_CSV, "p.csv"),
+        "version": w.version, "reason": "papperet", "checked": checked,
     }  # fmt: skip
 
 
