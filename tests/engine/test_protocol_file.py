@@ -379,3 +379,35 @@ def test_written_file_marks_time_up_where_the_clock_ended_the_match_between_deal
         assert [r["dealt"] for r in records] == ["0", "49"]
         again = replay(SV_TAVLING, read_csv(write_csv(state)))
         assert (again.end, again.end_deal, again.winner) == ("clock", 2, "home")
+
+
+# -- words in any letter case and in Swedish (RULES.md revision 3) ------------------------------
+
+ANY_CASE = """deal,home_cards,home_natural,away_cards,away_natural,out,concealed,end,time_up,home_melded,away_melded
+1,285,1,-40,0, HEMMA ,JA,UTGÅNG,,Yes,NEJ
+2,-40,0,285,1,Borta,j,Utgång,,N,True
+3,0,0,0,0,,Nej,TALONG,no,false,NEJ
+4,0,0,0,0,,,Klockan,X,0,n
+5,0,0,0,0,,,  Stock ,NO,Y,
+"""
+AS_ENGLISH = """deal,home_cards,home_natural,away_cards,away_natural,out,concealed,end,time_up,home_melded,away_melded
+1,285,1,-40,0,home,yes,out,,yes,no
+2,-40,0,285,1,away,yes,out,,no,yes
+3,0,0,0,0,,,stock,,no,no
+4,0,0,0,0,,,clock,yes,no,no
+5,0,0,0,0,,,stock,,yes,
+"""
+
+
+def test_words_are_read_in_any_letter_case_and_in_swedish():
+    """RULES.md, the protocol file: words in any letter case with spaces around them ignored; ja,
+    nej, j, x; hemma/borta, utgång/talong/klockan; headings in any letter case too."""
+    assert read_csv(ANY_CASE) == read_csv(AS_ENGLISH)
+    assert read_csv(ANY_CASE.replace("deal,home_cards", "Deal,HOME_CARDS", 1)) == read_csv(AS_ENGLISH)
+
+
+@pytest.mark.parametrize("word", ["F", "hemmalaget", "kanske"])
+def test_any_other_word_makes_the_file_unreadable_by_line_and_column(word):
+    with pytest.raises(ProtocolFileError) as refused:
+        read_csv(ANY_CASE.replace(",false,NEJ\n", f",false,{word}\n"))
+    assert (refused.value.line, refused.value.column) == (4, "away_melded")
