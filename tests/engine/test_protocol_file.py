@@ -411,3 +411,28 @@ def test_any_other_word_makes_the_file_unreadable_by_line_and_column(word):
     with pytest.raises(ProtocolFileError) as refused:
         read_csv(ANY_CASE.replace(",false,NEJ\n", f",false,{word}\n"))
     assert (refused.value.line, refused.value.column) == (4, "away_melded")
+
+
+def test_a_file_written_again_keeps_the_paper_as_written_and_its_notes():
+    """write_csv writes the written minimums, scores and totals (rule 35 b, revision 3), and where
+    nothing was written the computed ones, the total carried on from the one before as the
+    protocol has it: read again, the protocol has the same notes at the same deals."""
+    deals = [
+        clean_deal(1, home={"cards": 285, "natural": 1, "total": 885}),
+        clean_deal(2, home={"cards": 285, "natural": 1, "total": 1775}, away={"cards": -40, "score": -45}),
+        clean_deal(3),
+        clean_deal(4, home={"cards": 285, "natural": 1, "min": 90}),
+    ]
+    state = replay(SV_TAVLING, deals)
+    notes = [(d.number, p.code, p.side) for d in state.deals for p in d.warnings]
+    assert notes == [(2, "score-mismatch", "away"), (2, "total-mismatch", "home")]
+    rows = list(csv.DictReader(io.StringIO(write_csv(state))))
+    assert [row["home_total"] for row in rows] == ["885", "1775", "2660", "3545"]
+    assert [row["away_score"] for row in rows] == ["-40", "-45", "-40", "-40"]
+    again = replay(SV_TAVLING, read_csv(write_csv(state)))
+    assert [(d.number, p.code, p.side) for d in again.deals for p in d.warnings] == notes
+    assert (again.errors, again.home_total, again.away_total) == (0, state.home_total, state.away_total)
+    # Without a written number every column is the computed one.
+    clean = replay(SV_TAVLING, [clean_deal(1), clean_deal(2)])
+    rows = list(csv.DictReader(io.StringIO(write_csv(clean))))
+    assert [(row["home_min"], row["home_score"], row["home_total"]) for row in rows] == [("50", "885", "885"), ("50", "885", "1770")]
