@@ -11,7 +11,7 @@ from django.utils.translation import get_language, gettext, gettext_lazy as _, p
 
 from scoring.engine.problems import Problem
 from scoring.engine.protocol_file import ProtocolFileError
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 
 SIDE_LABELS = {
     "home": pgettext_lazy("side", "home team"),

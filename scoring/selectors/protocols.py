@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 from scoring.messages import problem_message
 from scoring.models import Competition, Deal, Match, Round
 
