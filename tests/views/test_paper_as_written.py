@@ -172,3 +172,26 @@ def test_a_correction_that_leaves_a_later_total_off_shows_the_same_note_on_every
     assert report["errors"] == 0
     notes = [(deal["deal"], w["code"], w["message"]) for deal in report["deals"] for w in deal["warnings"]]
     assert notes == [(3, "total-mismatch", NOTE)]
+
+
+def test_the_correction_shows_the_note_it_leaves_on_a_later_deal_while_it_is_typed(client, s):
+    match = s["match"]
+    for deal in CORRECTED_PAPER[:3]:
+        type_deal(client, match, **deal)
+    typed = {**CORRECTED_PAPER[1], "away_cards": 320, "away_score": 320, "away_total": 1250, "correct_number": "2"}
+    response = client.post(
+        reverse("scoring:match-protocol-check", args=[match.pk]),
+        {key: str(value) for key, value in typed.items()},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count(NOTE) == 1
+    # Typed as stored, the correction changes nothing later: no note.
+    unchanged = {**CORRECTED_PAPER[1], "correct_number": "2"}
+    html = client.post(
+        reverse("scoring:match-protocol-check", args=[match.pk]),
+        {key: str(value) for key, value in unchanged.items()},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "Giv 3" not in html
