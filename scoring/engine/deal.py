@@ -133,39 +133,27 @@ class DealScore:
         return self.home if side == HOME else self.away
 
 
-def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
-    """What each side's deal score is made of (rule 34 b), home then away: its card points,
-    canasta bonuses, red threes, going out and penalties (as a minus). A deal score is the sum of
-    its side's parts: the definition, which score_deal gives as the breakdown and deal_scores
-    adds up."""
-    home, away = deal.home, deal.away
-    natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
+def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, int, int, int]:
+    """What one side's deal score is made of (rule 34 b): its card points, canasta bonuses, red
+    threes, going out and penalties (as a minus). A deal score is the sum of its side's parts."""
+    entry = deal.home if side == HOME else deal.away
+    red3 = entry.red3
+    # Whether a side melded matters only for red threes that count (and is the costlier part).
+    red_threes = rules.red_three_points(red3, deal.melded(side)) if red3 > 0 and rules.red_three else 0
+    going_out = 0
+    if deal.out == side:
+        going_out = rules.concealed_going_out if deal.concealed else rules.going_out
     # A count or a penalty below zero is an error (negative-count) and adds nothing to the score
     # (RULES.md, scoring one deal): max(0, …), so that the score shown beside the error is the one
     # the deal has without the impossible number.
-    # Whether a side melded matters only for red threes that count (and is the costlier part).
-    red_three = rules.red_three
-    home_red3, away_red3 = home.red3, away.red3
-    home_red_threes = rules.red_three_points(home_red3, deal.melded(HOME)) if home_red3 > 0 and red_three else 0
-    away_red_threes = rules.red_three_points(away_red3, deal.melded(AWAY)) if away_red3 > 0 and red_three else 0
-    out = deal.out
-    going_out = rules.concealed_going_out if deal.concealed else rules.going_out
-    return (
-        (
-            home.cards,
-            natural_canasta * max(home.natural, 0) + mixed_canasta * max(home.mixed, 0),
-            home_red_threes,
-            going_out if out == HOME else 0,
-            -max(home.penalty, 0),
-        ),
-        (
-            away.cards,
-            natural_canasta * max(away.natural, 0) + mixed_canasta * max(away.mixed, 0),
-            away_red_threes,
-            going_out if out == AWAY else 0,
-            -max(away.penalty, 0),
-        ),
-    )
+    canastas = rules.natural_canasta * max(entry.natural, 0) + rules.mixed_canasta * max(entry.mixed, 0)
+    return (entry.cards, canastas, red_threes, going_out, -max(entry.penalty, 0))
+
+
+def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
+    """Both sides' parts (side_parts), home then away: the definition of a deal's scores, which
+    score_deal gives as the breakdown and deal_scores adds up."""
+    return side_parts(rules, deal, HOME), side_parts(rules, deal, AWAY)
 
 
 def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
