@@ -27,7 +27,7 @@ for folder in (Path(__file__).resolve().parents[2], Path(__file__).resolve().par
     if str(folder) not in sys.path:
         sys.path.insert(0, str(folder))
 
-from scoring.engine import get_points_rules, get_rules, replay
+from scoring.engine import get_points_rules, replay
 from scoring.engine.protocol_file import WRITE_COLUMNS, read_csv
 
 NAME = "protocol_check_files"
