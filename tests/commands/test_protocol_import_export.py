@@ -66,7 +66,7 @@ def test_export_then_import_gives_the_same_deals(tmp_path, fmt):
     assert list(second.deals.values_list(*fields)) == before
 
 
-def test_import_of_a_file_with_slips_of_arithmetic_saves_it_as_written(tmp_path):
+def test_import_of_a_file_with_slips_of_arithmetic_saves_it_as_written(tmp_path, capsys):
     """RULES.md revision 3: a written deal score or running total that does not add up is noted,
     not refused (rule 35 b); the computed numbers count and the written ones are kept."""
     match = f.protocol_setup()["match"]
@@ -84,3 +84,5 @@ def test_import_of_a_file_with_slips_of_arithmetic_saves_it_as_written(tmp_path)
     assert match.deals.get(number=2).home_total_written == 3775
     notes = [(note.number, note.problem.code, note.problem.side) for note in match_protocol(match).notes]
     assert notes == [(2, "total-mismatch", "home")]
+    # The command lists the note as `protocol check` and the pages word it.
+    assert "Giv 2, hemmalaget, summa: 1\u202f885 och givpoängen 1\u202f885 blir 3\u202f770, inte 3\u202f775" in capsys.readouterr().out
