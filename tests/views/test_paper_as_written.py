@@ -6,7 +6,9 @@ one list, the same on every view.
   every deal saves, and one `total-mismatch` note sits at deal 2.
 - A correction of deal 2 (away card points 315 → 320) leaves deal 3's written total off: the same
   note is on the entry page, the captain's view and confirmation page, the public protocol page,
-  the official PDF's remarks, the workbook and `protocol check` of the exported file.
+  the official PDF's remarks, the workbook and `protocol check` of the exported file; the
+  correction form shows it while the correction is typed.
+- An uploaded file with such a slip goes in, its note on the preview and after saving.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from scoring.models import Deal, Match
 from scoring.selectors.protocols import match_protocol
 from tests import factories as f
 from tests.exports.readers import pdf_text, squeeze
+from tests.views.test_secretary_upload import check, upload
 
 THIN = "\u202f"
 
@@ -195,3 +198,22 @@ def test_the_correction_shows_the_note_it_leaves_on_a_later_deal_while_it_is_typ
         HTTP_HX_REQUEST="true",
     ).content.decode()
     assert "Giv 3" not in html
+
+
+def test_an_uploaded_file_with_an_addition_slip_goes_in_with_its_note(client, s):
+    match = s["match"]
+    content = (
+        "deal,home_cards,home_natural,away_cards,out,home_total,away_total,home_min\n"
+        "1,300,1,-40,home,900,-40,50\n"
+        "2,95,1,-30,,1500,-70,50\n"  # 900 + 595 = 1 495, written 1 500: the slip
+        "3,45,1,-10,home,2145,-80,90\n"  # written on from 1 500, minimum by the written total
+    ).encode()
+    preview = check(client, match, content).content.decode()
+    note = f"Giv 2, hemmalaget, summa: 900 och givpoängen 595 blir 1{THIN}495, inte 1{THIN}500 som det står."
+    assert sheet_of(preview).count(note) == 1
+    assert 'name="checked"' in preview  # it may be saved
+
+    assert upload(client, match, content).status_code == 302
+    match.refresh_from_db()
+    assert (match.deal_count, match.home_total) == (3, 2140)
+    assert note_codes(match) == [(2, "total-mismatch", "home")]
