@@ -27,8 +27,6 @@ DEAL_ENDS = (END_OUT, END_STOCK, END_CLOCK)
 
 # Card points of the whole pack of 108 cards (RULES.md, card values).
 PACK_CARD_POINTS = 1180
-# The fewest card points a side can have: the whole pack left in its hands.
-LOWEST_CARD_POINTS = -PACK_CARD_POINTS
 # Ranks A–4 that can form a canasta (rule 11 b), and wild cards in two packs (4 jokers, 8 twos).
 CANASTA_RANKS = 11
 WILD_CARDS = 12
@@ -135,36 +133,27 @@ class DealScore:
         return self.home if side == HOME else self.away
 
 
-def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
-    """What each side's deal score is made of (rule 34 b), home then away: its card points,
-    canasta bonuses, red threes, going out and penalties (as a minus). A deal score is the sum of
-    its side's parts: the definition, which score_deal gives as the breakdown and deal_scores
-    adds up."""
-    home, away = deal.home, deal.away
-    natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
+def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, int, int, int]:
+    """What one side's deal score is made of (rule 34 b): its card points, canasta bonuses, red
+    threes, going out and penalties (as a minus). A deal score is the sum of its side's parts."""
+    entry = deal.home if side == HOME else deal.away
+    red3 = entry.red3
     # Whether a side melded matters only for red threes that count (and is the costlier part).
-    red_three = rules.red_three
-    home_red3, away_red3 = home.red3, away.red3
-    home_red_threes = rules.red_three_points(home_red3, deal.melded(HOME)) if home_red3 > 0 and red_three else 0
-    away_red_threes = rules.red_three_points(away_red3, deal.melded(AWAY)) if away_red3 > 0 and red_three else 0
-    out = deal.out
-    going_out = rules.concealed_going_out if deal.concealed else rules.going_out
-    return (
-        (
-            home.cards,
-            natural_canasta * home.natural + mixed_canasta * home.mixed,
-            home_red_threes,
-            going_out if out == HOME else 0,
-            -home.penalty,
-        ),
-        (
-            away.cards,
-            natural_canasta * away.natural + mixed_canasta * away.mixed,
-            away_red_threes,
-            going_out if out == AWAY else 0,
-            -away.penalty,
-        ),
-    )
+    red_threes = rules.red_three_points(red3, deal.melded(side)) if red3 > 0 and rules.red_three else 0
+    going_out = 0
+    if deal.out == side:
+        going_out = rules.concealed_going_out if deal.concealed else rules.going_out
+    # A count or a penalty below zero is an error (negative-count) and adds nothing to the score
+    # (RULES.md, scoring one deal): max(0, …), so that the score shown beside the error is the one
+    # the deal has without the impossible number.
+    canastas = rules.natural_canasta * max(entry.natural, 0) + rules.mixed_canasta * max(entry.mixed, 0)
+    return (entry.cards, canastas, red_threes, going_out, -max(entry.penalty, 0))
+
+
+def deal_parts(rules: RuleSet, deal: DealEntry) -> tuple[tuple[int, int, int, int, int], tuple[int, int, int, int, int]]:
+    """Both sides' parts (side_parts), home then away: the definition of a deal's scores, which
+    score_deal gives as the breakdown and deal_scores adds up."""
+    return side_parts(rules, deal, HOME), side_parts(rules, deal, AWAY)
 
 
 def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
@@ -174,12 +163,9 @@ def score_deal(rules: RuleSet, deal: DealEntry) -> DealScore:
 
 def deal_scores(rules: RuleSet, deal: DealEntry) -> tuple[int, int]:
     """The home and away deal scores of score_deal, without the breakdown (a replay keeps the
-    numbers; the breakdown is made again from the entry when asked for): the first two values of
-    deal_fast_path, which adds up each side's score in one expression rather than by making the
-    parts. tests/engine/test_checks_property.py holds them equal to the sums of deal_parts over
-    arbitrary integers and words."""
-    home_score, away_score, _passes, _to_run = deal_fast_path(rules, deal)
-    return home_score, away_score
+    numbers; the breakdown is made again from the entry when asked for)."""
+    home, away = deal_parts(rules, deal)
+    return sum(home), sum(away)
 
 
 def _multiples_of_5(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
@@ -399,7 +385,6 @@ DEAL_CHECKS = (
     _red_threes,
     _canastas_impossible,
     _card_points_range,
-    _score_mismatch,
     _clock_not_allowed,
 )
 
@@ -478,188 +463,12 @@ def _melded_assumed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) ->
     return problems
 
 
-# Warnings on a deal alone (RULES.md, warnings): the deal is accepted.
-DEAL_WARNINGS = (_deal_score_high, _penalty_unusual, _red_threes_not_counted, _melded_assumed)
+# Warnings on a deal alone (RULES.md, warnings): the deal is accepted. A written deal score that
+# is not the computed one is a slip of arithmetic, which rule 35 b lets be corrected at any time:
+# the protocol goes in as written and the computed score counts.
+DEAL_WARNINGS = (_deal_score_high, _score_mismatch, _penalty_unusual, _red_threes_not_counted, _melded_assumed)
 
 
 def deal_warnings(rules: RuleSet, deal: DealEntry, score: DealScore | None = None) -> list[Problem]:
     """The warnings found in the deal alone, in a stable order."""
     return run_checks(DEAL_WARNINGS, rules, deal, _scores(rules, deal, score))
-
-
-# -- the fast path: most deals of a season pass every check ---------------------------------------
-# `match.replay` asks `deal_fast_path` of every deal: its two deal scores (`deal_scores`), whether
-# it passes every check (`passes_deal_checks`) and which warnings find something
-# (`deal_warnings_to_run`), in one call that reads the deal's numbers once. It runs the checks
-# themselves only for a deal that does not pass, and only the warnings named, so what is reported
-# still comes from DEAL_CHECKS and DEAL_WARNINGS alone. The scores are the sums of deal_parts
-# (rule 34 b), and each line of the checks is the condition under which the check it names
-# returns NO_PROBLEMS, in one expression instead of a call per check (`passes_deal_warnings` is
-# `deal_warnings_to_run` naming none); they agree with deal_parts and the checks on arbitrary
-# integers (tests/engine/test_checks_property.py), and FAST_PATH_COVERS names the checks they
-# stand for, so a check added to either tuple without a line here fails a test.
-
-
-def passes_deal_checks(rules: RuleSet, deal: DealEntry) -> bool:
-    """Exactly `not check_deal(rules, deal)`."""
-    return deal_fast_path(rules, deal)[2]
-
-
-def passes_deal_warnings(rules: RuleSet, deal: DealEntry) -> bool:
-    """Exactly `not deal_warnings(rules, deal)`."""
-    return not deal_fast_path(rules, deal)[3]
-
-
-def deal_warnings_to_run(rules: RuleSet, deal: DealEntry) -> Sequence:
-    """The checks of DEAL_WARNINGS that find something in the deal, in their order: every other
-    one returns NO_PROBLEMS for it, so replay runs only these (a deal with a warning has one, most
-    often)."""
-    return deal_fast_path(rules, deal)[3]
-
-
-def deal_fast_path(rules: RuleSet, deal: DealEntry) -> tuple[int, int, bool, Sequence]:
-    """`deal_scores`, `passes_deal_checks` and `deal_warnings_to_run` at once: replay asks all
-    three of every deal, and one call reads the deal's numbers once.
-
-    Every comparison stands in an `if`, none in a value (`x = a > b or …`, `return a <= b and …`):
-    CPython specialises a comparison of two whole numbers only where it decides a jump, and every
-    deal of a season's files passes here."""
-    home, away = deal.home, deal.away
-    home_cards, away_cards = home.cards, away.cards
-    home_penalty, away_penalty = home.penalty, away.penalty
-    home_natural, home_mixed, home_red3 = home.natural, home.mixed, home.red3
-    away_natural, away_mixed, away_red3 = away.natural, away.mixed, away.red3
-    out = deal.out
-    home_canastas = home_natural + home_mixed
-    away_canastas = away_natural + away_mixed
-
-    # The deal scores: each side's parts of deal_parts (rule 34 b) added up.
-    natural_canasta, mixed_canasta = rules.natural_canasta, rules.mixed_canasta
-    home_score = home_cards + natural_canasta * home_natural + mixed_canasta * home_mixed - home_penalty
-    away_score = away_cards + natural_canasta * away_natural + mixed_canasta * away_mixed - away_penalty
-    if out is not None:
-        going_out = rules.concealed_going_out if deal.concealed else rules.going_out
-        if out == HOME:
-            home_score += going_out
-        elif out == AWAY:
-            away_score += going_out
-    red_three = rules.red_three
-    # Whether a side melded (DealEntry.melded: as written, or else canastas, positive card points
-    # or going out) matters only for red threes that count (rule 21 f); `assumed`, a side whose
-    # red threes count and whose melding is neither written nor plain, is what _melded_assumed
-    # warns about.
-    assumed = False
-    if red_three:
-        if home_red3 > 0:
-            melded = home.melded
-            if melded is None:
-                if home_canastas > 0 or home_cards > 0 or out == HOME:
-                    melded = True
-                else:
-                    melded = False
-                    assumed = True
-            home_score += rules.red_three_points(home_red3, melded)
-        if away_red3 > 0:
-            melded = away.melded
-            if melded is None:
-                if away_canastas > 0 or away_cards > 0 or out == AWAY:
-                    melded = True
-                else:
-                    melded = False
-                    assumed = True
-            away_score += rules.red_three_points(away_red3, melded)
-
-    # The warnings first, since a deal that fails a check is still warned about: a tuple, grown
-    # only by what is found (most deals find nothing and make nothing), in DEAL_WARNINGS' order.
-    to_run: tuple = ()
-    # _deal_score_high
-    if home_score > HIGH_DEAL_SCORE or away_score > HIGH_DEAL_SCORE:
-        to_run = (_deal_score_high,)
-    # _penalty_unusual
-    unusual = home_penalty % USUAL_PENALTY_STEP or away_penalty % USUAL_PENALTY_STEP
-    if unusual:
-        to_run += (_penalty_unusual,)
-    if home_red3 > 0 or away_red3 > 0:
-        if not red_three:
-            # _red_threes_not_counted
-            to_run += (_red_threes_not_counted,)
-        elif assumed:
-            # _melded_assumed
-            to_run += (_melded_assumed,)
-
-    # The checks.
-    # _multiples_of_5 (a penalty in hundreds, not `unusual`, is one)
-    if home_cards % 5 or away_cards % 5 or (unusual and (home_penalty % 5 or away_penalty % 5)):
-        return home_score, away_score, False, to_run
-    # _negative_counts
-    if (
-        home_natural < 0 or home_mixed < 0 or home_red3 < 0 or home_penalty < 0
-        or away_natural < 0 or away_mixed < 0 or away_red3 < 0 or away_penalty < 0
-    ):  # fmt: skip
-        return home_score, away_score, False, to_run
-    end = deal.end or (END_OUT if out else END_STOCK)
-    # _going_out_count, _out_without_canasta, _concealed_without_out
-    if out == HOME:
-        if end != END_OUT or home_canastas < rules.canastas_to_go_out:
-            return home_score, away_score, False, to_run
-    elif out == AWAY:
-        if end != END_OUT or away_canastas < rules.canastas_to_go_out:
-            return home_score, away_score, False, to_run
-    elif out is not None or deal.concealed or (end != END_STOCK and end != END_CLOCK):
-        return home_score, away_score, False, to_run
-    # _canastas_impossible: with no count negative, at most CANASTA_RANKS canastas in all pass
-    # every limit of two packs (11 ranks, 12 wild cards, 7 × 11 = 77 cards of 100 and at most 77
-    # natural ones of 88), which is every deal but the odd one; that one is measured in full.
-    if home_canastas + away_canastas > CANASTA_RANKS:
-        naturals = home_natural + away_natural
-        mixed = home_mixed + away_mixed
-        if not (
-            home_canastas <= CANASTA_RANKS
-            and away_canastas <= CANASTA_RANKS
-            and naturals + (mixed + 1) // 2 <= CANASTA_RANKS
-            and mixed <= WILD_CARDS
-            and CANASTA_CARDS * (naturals + mixed) <= MELDABLE_CARDS
-            and CANASTA_CARDS * naturals + MIXED_CANASTA_NATURAL_CARDS * mixed <= NATURAL_CARDS
-        ):
-            return home_score, away_score, False, to_run
-    home_written, away_written = home.written_score, away.written_score
-    if (
-        # _red_threes: with no count negative, both sides' together within the limit is enough
-        home_red3 + away_red3 <= RED_THREES
-        # _card_points_range
-        and LOWEST_CARD_POINTS <= home_cards <= PACK_CARD_POINTS
-        and LOWEST_CARD_POINTS <= away_cards <= PACK_CARD_POINTS
-        and home_cards + away_cards <= PACK_CARD_POINTS
-        # _score_mismatch
-        and (home_written == home_score or home_written is None)
-        and (away_written == away_score or away_written is None)
-        # _canasta_without_meld
-        and (home.melded is not False or not (home_canastas > 0 or home_cards > 0 or out == HOME))
-        and (away.melded is not False or not (away_canastas > 0 or away_cards > 0 or out == AWAY))
-        # _clock_not_allowed
-        and (rules.clock_main_minutes is not None or (end != END_CLOCK and not deal.time_up))
-    ):
-        return home_score, away_score, True, to_run
-    return home_score, away_score, False, to_run
-
-
-# The checks the fast path stands for; a test holds this to DEAL_CHECKS and DEAL_WARNINGS.
-FAST_PATH_COVERS = frozenset(
-    {
-        _multiples_of_5,
-        _negative_counts,
-        _going_out_count,
-        _out_without_canasta,
-        _concealed_without_out,
-        _canasta_without_meld,
-        _red_threes,
-        _canastas_impossible,
-        _card_points_range,
-        _score_mismatch,
-        _clock_not_allowed,
-        _deal_score_high,
-        _penalty_unusual,
-        _red_threes_not_counted,
-        _melded_assumed,
-    }
-)

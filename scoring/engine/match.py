@@ -2,15 +2,17 @@
 
 `replay(rules, deals)` takes the deals of one match in order and returns a MatchState: for each deal
 its score breakdown, the running totals after it, each side's opening minimum before it, and its
-problems (the deal's own checks plus those that need the match: opening-minimum, total-mismatch,
-after-match-end, dealt-after-time, and the warnings). The match ends after the deal in which a side
+problems (the deal's own checks plus those that need the match: opening-minimum, after-match-end,
+dealt-after-time) and warnings (the deal's own plus total-mismatch, deals-out-of-order, many-deals).
+Each side's totals and minimums are kept by one SideRun, the same code for home and away. The match ends after the deal in which a side
 reaches the target (rule 34 a), after a deal that ended by the clock, or — in a timed match — after
 a deal marked `time_up` (no new deal could be dealt), or when the caller says the final signal came
 after the last deal, between deals (`clock_expired`).
 
 Addition slips are judged by rule 35 b: a written running total is checked against the written
-total before it plus the deal score, so each slip is reported once, where it was made, and an
-opening minimum that follows the written total is right as well.
+total before it plus the deal score, so each slip is noted once, where it was made, and an
+opening minimum that follows the written total is right as well. A slip is a warning (RULES.md
+revision 3): the protocol goes in as written and the computed totals count.
 
 Deals after the end are still scored (so a file check can show them) but carry `after-match-end`;
 the result is the totals at the end.
@@ -24,11 +26,12 @@ from dataclasses import dataclass, field
 
 from .deal import (
     DEAL_CHECKS,
+    DEAL_WARNINGS,
     END_CLOCK,
-    NO_PROBLEMS,
     DealEntry,
     DealScore,
-    deal_fast_path,
+    SideEntry,
+    deal_scores,
     run_checks,
     score_deal,
 )
@@ -152,6 +155,66 @@ def forfeit_outcome(points: PointsRules, winner: str) -> Outcome:
     )
 
 
+@dataclass(slots=True)
+class SideRun:
+    """One side's running state through a replay: its computed total, its total as the protocol
+    has it (written where written, otherwise computed: rule 35 b), and the step of the opening
+    table its computed total is on (RuleSet.opening_step), looked up again only when the total
+    leaves the step."""
+
+    side: str
+    total: int
+    basis: int
+    minimum: int = 0
+    low: float = 0
+    high: float = 0
+
+    @classmethod
+    def start(cls, rules: RuleSet, side: str, total: int, written: int | None) -> SideRun:
+        minimum, low, high = rules.opening_step(total)
+        return cls(side, total, total if written is None else written, minimum, low, high)
+
+    def minimum_before(self, rules: RuleSet) -> int:
+        """The opening minimum for the side's computed total before the deal."""
+        if not self.low <= self.total < self.high:
+            self.minimum, self.low, self.high = rules.opening_step(self.total)
+        return self.minimum
+
+    def minimum_problem(self, rules: RuleSet, entry: SideEntry) -> Problem | None:
+        """A written opening minimum that is neither the one for the computed total before the deal
+        nor the one for the total as written (rule 35 b: correcting an addition slip during a
+        deal does not change the minimum of the first meld, so the players may rightly have gone by
+        the written total). The computed one is compared first: it is most often the one written."""
+        written = entry.written_min
+        if written is None or written == self.minimum or written == rules.opening_minimum(self.basis):
+            return None
+        side = self.side
+        return Problem(
+            "opening-minimum", side, f"{side}_min", {"written": written, "computed": self.minimum, "total": self.total}
+        )
+
+    def add(self, entry: SideEntry, score: int) -> Problem | None:
+        """Add the deal score to the totals; the slip of addition if the written running total is
+        not the total before plus the deal score, both as written where written (otherwise
+        computed). Judged this way (rule 35 b) a slip is noted once, at the deal where it was made:
+        the next deal's written total adds up from the written one, as the players kept it. The
+        computed totals are the ones shown and counted: arithmetic slips are always corrected."""
+        self.total += score
+        written = entry.written_total
+        if written is None:
+            self.basis = self.total
+            return None
+        before = self.basis
+        if entry.written_score is not None:
+            score = entry.written_score
+        self.basis = written
+        if written == before + score:
+            return None
+        side = self.side
+        slip = {"written": written, "expected": before + score, "before": before, "score": score, "computed": self.total}
+        return Problem("total-mismatch", side, f"{side}_total", slip)
+
+
 def replay(
     rules: RuleSet,
     deals: list[DealEntry] | tuple[DealEntry, ...],
@@ -173,80 +236,33 @@ def replay(
     written on the protocol's last deal (None where not written), the number of deals and the
     minute the last timed one was dealt; the returned state holds only the deals given.
     """
-    home_total, away_total = start_total
-    # The totals before each deal as the protocol has them: written where written, otherwise
-    # computed (rule 35 b; see the running totals below).
-    home_basis = home_total if written_before[0] is None else written_before[0]
-    away_basis = away_total if written_before[1] is None else written_before[1]
+    home = SideRun.start(rules, HOME, start_total[0], written_before[0])
+    away = SideRun.start(rules, AWAY, start_total[1], written_before[1])
     replayed: list[ReplayedDeal] = []
     end: str | None = None
     end_deal: int | None = None
-    end_totals = (home_total, away_total)
+    end_totals = (home.total, away.total)
     error_count = 0
     warning_count = 0
     main_minutes = rules.clock_main_minutes
-    opening_minimum = rules.opening_minimum
     target = rules.target
     has_clock = rules.has_clock
 
-    # Each side's opening minimum, and the range of totals it holds for (RuleSet.opening_step).
-    home_min, home_low, home_high = rules.opening_step(home_total)
-    away_min, away_low, away_high = rules.opening_step(away_total)
-
     for index, deal in enumerate(deals, start=deals_before):
-        if not home_low <= home_total < home_high:
-            home_min, home_low, home_high = rules.opening_step(home_total)
-        if not away_low <= away_total < away_high:
-            away_min, away_low, away_high = rules.opening_step(away_total)
-        # The deal scores, and whether the deal passes every check: the checks run only for a
-        # deal that may not, and of the warnings only those that find something (deal.py). A deal
-        # without problems shares the one empty tuple; the rare problem found below makes a new
-        # tuple.
-        home_score, away_score, passes, found = deal_fast_path(rules, deal)
-        if passes:
-            errors = NO_PROBLEMS
-        else:
-            errors = tuple(run_checks(DEAL_CHECKS, rules, deal, (home_score, away_score)))
-        if not found:
-            warnings = NO_PROBLEMS
-        elif len(found) == 1:  # a deal with a warning has one, most often
-            warnings = tuple(found[0](rules, deal, (home_score, away_score)))
-        else:
-            warnings = tuple(run_checks(found, rules, deal, (home_score, away_score)))
-        home_entry, away_entry = deal.home, deal.away
-
-        # A written minimum is most often the computed one: that comparison first.
-        written = home_entry.written_min
-        if written != home_min and written is not None and written != opening_minimum(home_basis):
-            errors += (_minimum_problem(HOME, written, home_min, home_total),)
-        written = away_entry.written_min
-        if written != away_min and written is not None and written != opening_minimum(away_basis):
-            errors += (_minimum_problem(AWAY, written, away_min, away_total),)
-
-        home_total += home_score
-        away_total += away_score
-        # Each side's total after the deal as the protocol has it, and a slip of addition where its
-        # written total is not the total before plus the deal score, both as written where written
-        # (otherwise computed). Judged this way (rule 35 b) a slip is reported once, at the deal
-        # where it was made: the next deal's written total adds up from the written one, as the
-        # players kept it. The computed totals are still the ones shown and counted: arithmetic
-        # errors are always corrected.
-        written = home_entry.written_total
-        if written is None:
-            home_basis = home_total
-        else:
-            score = home_score if home_entry.written_score is None else home_entry.written_score
-            if written != home_basis + score:
-                errors += (_total_problem(HOME, written, home_basis, score, home_total),)
-            home_basis = written
-        written = away_entry.written_total
-        if written is None:
-            away_basis = away_total
-        else:
-            score = away_score if away_entry.written_score is None else away_entry.written_score
-            if written != away_basis + score:
-                errors += (_total_problem(AWAY, written, away_basis, score, away_total),)
-            away_basis = written
+        scores = deal_scores(rules, deal)
+        # Each check and warning of the deal alone, stated once in deal.py; a deal without
+        # problems shares the one empty tuple.
+        errors = tuple(run_checks(DEAL_CHECKS, rules, deal, scores))
+        warnings = tuple(run_checks(DEAL_WARNINGS, rules, deal, scores))
+        minimums = []
+        for run, entry, score in ((home, deal.home, scores[0]), (away, deal.away, scores[1])):
+            minimums.append(run.minimum_before(rules))
+            problem = run.minimum_problem(rules, entry)
+            if problem is not None:
+                errors += (problem,)
+            slip = run.add(entry, score)
+            if slip is not None:
+                warnings += (slip,)
 
         if end is not None:
             errors += (Problem("after-match-end", None, "deal", {"end_deal": end_deal}),)
@@ -264,27 +280,25 @@ def replay(
         if main_minutes is not None and index == MANY_DEALS_IN_TIMED_MATCH:
             warnings += (Problem("many-deals", None, "deal", {"limit": MANY_DEALS_IN_TIMED_MATCH}),)
 
-        if errors:
-            error_count += len(errors)
-        if warnings:
-            warning_count += len(warnings)
+        error_count += len(errors)
+        warning_count += len(warnings)
         replayed.append(
-            ReplayedDeal(deal, home_score, away_score, home_total, away_total, home_min, away_min, errors, warnings, rules)
+            ReplayedDeal(deal, *scores, home.total, away.total, *minimums, errors, warnings, rules)
         )
 
         if end is None:
             # The target first: a deal that reaches it ends the match by the target even when the
             # clock ended it too (RULES.md, the end of a match).
-            if home_total >= target or away_total >= target:
+            if home.total >= target or away.total >= target:
                 end = END_TARGET
             elif has_clock and (deal.time_up or deal.end == END_CLOCK):  # only a written end is the clock
                 end = MATCH_END_CLOCK
             if end is not None:
                 end_deal = deal.number
-                end_totals = (home_total, away_total)
+                end_totals = (home.total, away.total)
 
     if end is None:
-        end_totals = (home_total, away_total)
+        end_totals = (home.total, away.total)
         if clock_expired and has_clock:
             # The final signal came between deals: the match ends as it stands.
             end = MATCH_END_CLOCK
@@ -294,26 +308,21 @@ def replay(
     winner = winner_of(*end_totals) if finished else None
     outcome = played_outcome(points, *end_totals) if finished and points is not None else None
     home_end, away_end = end_totals
-    # Positional, in the fields' order: a season's files make a state per file, and keywords cost
-    # more than the rest of the state.
     return MatchState(
-        rules, tuple(replayed), home_end, away_end, opening_minimum(home_end), opening_minimum(away_end),
-        finished, end, end_deal, winner, outcome, error_count, warning_count,
-    )  # fmt: skip
-
-
-def _minimum_problem(side: str, written: int, computed: int, total: int) -> Problem:
-    """A written opening minimum that is neither the computed one nor the one for the total as
-    written: rule 35 b, correcting an addition slip during a deal does not change the minimum of
-    the first meld, so the minimum for the written total is right as well."""
-    return Problem("opening-minimum", side, f"{side}_min", {"written": written, "computed": computed, "total": total})
-
-
-def _total_problem(side: str, written: int, before: int, score: int, computed: int) -> Problem:
-    """A written running total that is not the total before it plus the deal score, both as
-    written where written (rule 35 b): the slip of addition, where it was made."""
-    slip = {"written": written, "expected": before + score, "before": before, "score": score, "computed": computed}
-    return Problem("total-mismatch", side, f"{side}_total", slip)
+        rules=rules,
+        deals=tuple(replayed),
+        home_total=home_end,
+        away_total=away_end,
+        home_min_next=rules.opening_minimum(home_end),
+        away_min_next=rules.opening_minimum(away_end),
+        finished=finished,
+        end=end,
+        end_deal=end_deal,
+        winner=winner,
+        outcome=outcome,
+        errors=error_count,
+        warnings=warning_count,
+    )
 
 
 def replay_next(

@@ -28,16 +28,17 @@ ERROR_CODES = (
     "canastas-impossible",
     "card-points-range",
     "opening-minimum",
-    "score-mismatch",
-    "total-mismatch",
     "after-match-end",
     "clock-not-allowed",
     "dealt-after-time",
 )
 
-# Warnings: the deal is accepted; the warning is shown and counted.
+# Warnings: the deal is accepted; the warning is shown and counted. An arithmetic slip on the
+# paper (score-mismatch, total-mismatch) is one since RULES.md revision 3 (rule 35 b).
 WARNING_CODES = (
     "deal-score-high",
+    "score-mismatch",
+    "total-mismatch",
     "many-deals",
     "deals-out-of-order",
     "penalty-unusual",
@@ -62,7 +63,3 @@ class Problem:
 
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "side": self.side, "field": self.field, "params": dict(self.params)}
-
-
-def other_side(side: str) -> str:
-    return AWAY if side == HOME else HOME

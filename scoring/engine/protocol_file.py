@@ -475,12 +475,28 @@ def _minute(minute: float | None) -> int | float | str:
     return int(minute) if float(minute).is_integer() else minute
 
 
+def _as_written(written: int | None, computed: int) -> int:
+    return computed if written is None else written
+
+
 def deal_rows(state: MatchState) -> list[list[Any]]:
-    """The rows of a protocol file for a replayed match, numbers as numbers, header first."""
+    """The rows of a protocol file for a replayed match, numbers as numbers, header first.
+
+    The minimums, deal scores and running totals are the protocol's as written where it wrote them
+    (rule 35 b, RULES.md revision 3: the paper goes in as written). Where it wrote none, the
+    minimum and the deal score are the computed ones and the running total carries on from the
+    total before it as the protocol has it, as the paper would have been added up: so a file
+    exported and read again has the same notes, at the same deals, and without a slip every number
+    is the computed one."""
     rows: list[list[Any]] = [list(WRITE_COLUMNS)]
+    home_basis = away_basis = 0
     for replayed in state.deals:
         entry = replayed.entry
         home, away = entry.home, entry.away
+        home_score = _as_written(home.written_score, replayed.home_score)
+        away_score = _as_written(away.written_score, replayed.away_score)
+        home_basis = _as_written(home.written_total, home_basis + home_score)
+        away_basis = _as_written(away.written_total, away_basis + away_score)
         rows.append(
             [
                 entry.number,
@@ -493,9 +509,9 @@ def deal_rows(state: MatchState) -> list[list[Any]]:
                 entry.effective_end,
                 "yes" if _time_up_after(state, replayed) else "",
                 _minute(entry.dealt_minute),
-                replayed.home_min_before, replayed.away_min_before,
-                replayed.home_score, replayed.away_score,
-                replayed.home_total, replayed.away_total,
+                _as_written(home.written_min, replayed.home_min_before),
+                _as_written(away.written_min, replayed.away_min_before),
+                home_score, away_score, home_basis, away_basis,
             ]
         )  # fmt: skip
     return rows

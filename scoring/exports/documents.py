@@ -13,7 +13,7 @@ pages do.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.urls import NoReverseMatch, reverse
@@ -21,9 +21,8 @@ from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
-from scoring.messages import problem_message
 from scoring.models import Match, Team
-from scoring.selectors.protocols import end_text, match_protocol as read_protocol, result_text, status_text
+from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
 from scoring.site_address import site_url
 
@@ -178,7 +177,6 @@ class ProtocolRow:
     away: SideCells
     end: str
     end_short: str
-    remarks: list[str] = field(default_factory=list)
 
     @property
     def sides(self) -> tuple[SideCells, SideCells]:
@@ -213,7 +211,10 @@ def _side_cells(replayed, side: str) -> SideCells:
 
 
 @dataclass
-class MatchProtocol:
+class ProtocolDocument:
+    """The played protocol as the official PDF prints it. `remarks` are the read model's notes
+    (selectors.protocols.MatchProtocol.notes), worded as every page words them."""
+
     header: ProtocolHeader
     rows: list[ProtocolRow]
     show_red_threes: bool
@@ -251,19 +252,15 @@ def _status_text(match: Match) -> str:
     return text
 
 
-def match_protocol(match: Match) -> MatchProtocol:
+def protocol_document(match: Match) -> ProtocolDocument:
     """The played protocol as the PDF prints it, from the one read model (selectors.protocols)."""
-    read = read_protocol(match)
+    read = match_protocol(match)
     state = read.state
     rules = state.rules
     labels = deal_end_labels()
     rows = []
-    remarks = []
     for replayed in state.deals:
         end = replayed.entry.effective_end
-        problems = [*replayed.errors, *replayed.warnings]
-        row_remarks = [problem_message(problem, replayed.number) for problem in problems]
-        remarks.extend(row_remarks)
         rows.append(
             ProtocolRow(
                 number=replayed.number,
@@ -271,12 +268,11 @@ def match_protocol(match: Match) -> MatchProtocol:
                 away=_side_cells(replayed, "away"),
                 end=end,
                 end_short=labels.get(end, (end, end))[0],
-                remarks=row_remarks,
             )
         )
     home_total, away_total = read.home_total, read.away_total
     counted = match.home_for is not None and match.away_for is not None
-    return MatchProtocol(
+    return ProtocolDocument(
         header=protocol_header(match, rules),
         rows=rows,
         show_red_threes=rules.red_three != 0,
@@ -293,7 +289,7 @@ def match_protocol(match: Match) -> MatchProtocol:
         ended=end_text(read),
         reason=read.closing_reason,
         status=_status_text(match),
-        remarks=remarks,
+        remarks=[note.message for note in read.notes],
         record_url=match_record_url(match),
         end_legend=[labels[key] for key in ("out", "stock", "clock") if key != "clock" or rules.has_clock],
         finished=read.finished,

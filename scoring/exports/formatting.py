@@ -1,9 +1,5 @@
-"""How numbers, dates and file names look in the documents.
-
-Numbers: a thin no-break space groups thousands (5 120) and a true minus sign (−40) marks negative
-numbers, as Swedish print does; match points keep their decimal (0,5). Spreadsheets get raw numbers,
-never these strings.
-"""
+"""How dates, file names and spreadsheet numbers look in the documents. Numbers as text are the
+site's (scoring.formatting: format_number, signed_number), imported here for the exporters."""
 
 from __future__ import annotations
 
@@ -11,41 +7,11 @@ from datetime import date, datetime
 from decimal import Decimal
 
 from django.utils import timezone
-from django.utils.formats import get_format
 from django.utils.text import slugify
 
-MINUS = "\u2212"
-# NARROW NO-BREAK SPACE: a thin space that never splits a number across lines.
-GROUP_SEPARATOR = "\u202f"
+from scoring.formatting import GROUP_SEPARATOR, MINUS, format_number, signed_number
 
-
-def format_number(value: int | float | Decimal | None, *, blank_zero: bool = False) -> str:
-    """5120 -> '5 120', -40 -> '−40', 0.5 -> '0,5'; None -> ''."""
-    if value is None or (blank_zero and value == 0):
-        return ""
-    if isinstance(value, (float, Decimal)) and value == int(value):
-        value = int(value)
-    negative = value < 0
-    if isinstance(value, int):
-        digits, decimals = str(abs(value)), ""
-    else:
-        text = f"{abs(Decimal(str(value))).normalize():f}"
-        digits, _, decimals = text.partition(".")
-    groups = []
-    while len(digits) > 3:
-        groups.insert(0, digits[-3:])
-        digits = digits[:-3]
-    groups.insert(0, digits)
-    text = GROUP_SEPARATOR.join(groups)
-    if decimals:
-        text += get_format("DECIMAL_SEPARATOR") + decimals
-    return MINUS + text if negative else text
-
-
-def signed_number(value: int | float | Decimal | None) -> str:
-    """A difference: +1 230, −40, 0."""
-    text = format_number(value)
-    return "+" + text if value is not None and value > 0 else text
+__all__ = ["GROUP_SEPARATOR", "MINUS", "file_name", "format_number", "iso_date", "plain_number", "signed_number"]
 
 
 def plain_number(value: float | Decimal | None) -> int | float | None:

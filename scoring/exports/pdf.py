@@ -31,7 +31,7 @@ from scoring.selectors.public import competition_rounds
 from scoring.site_address import site_url
 
 from . import PDF, Export
-from .documents import blank_protocol, match_protocol
+from .documents import blank_protocol, protocol_document
 from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date
 from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
@@ -157,7 +157,7 @@ def blank_grid_svg(columns_per_side: int, rows: int) -> str:
 
 def match_protocol_html(match: Match) -> str:
     match = protocol_document_match(match.pk)
-    protocol = match_protocol(match)
+    protocol = protocol_document(match)
     protocol.qr_code = qr_code(protocol.record_url)
     title = _("Match protocol: %(home)s – %(away)s") % {"home": match.home_team.name, "away": match.away_team.name}
     return render_html(

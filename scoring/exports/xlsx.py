@@ -306,12 +306,16 @@ def readable_deal_rows(rows: Iterable[Sequence[Any]], prefix: Sequence[str] = ()
 
 
 def match_protocol_xlsx(match: Match) -> Export:
-    """The protocol in the interchange columns (first sheet: it imports again), and the match facts."""
+    """The protocol in the interchange columns (first sheet: it imports again), the match facts,
+    and the protocol's notes as every page and the PDF's remarks list them (selectors.protocols)."""
     match = protocol_document_match(match.pk)
-    state = match_protocol(match).state
+    protocol = match_protocol(match)
+    state = protocol.state
     workbook = new_workbook()
     write_sheet(workbook, _("Protocol"), readable_deal_rows(deal_rows(state)))
     write_sheet(workbook, _("Match"), _match_facts(match, state))
+    if protocol.notes:
+        write_sheet(workbook, _("Remarks"), [[_("Deal"), _("Remark")], *([note.number, note.message] for note in protocol.notes)])
     return Export(match_file_name(match, "xlsx"), XLSX, save(workbook))
 
 

@@ -20,7 +20,7 @@ from scoring.adapters import minutes_between
 from scoring.engine import DEFAULT_RULES_KEY, DealEntry, RuleSet, SideEntry, get_rules
 from scoring.engine.deal import canasta_counts
 from scoring.engine.protocol_file import ProtocolFileError, parse_number
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 from scoring.models import Deal, Match
 
 SIDES = ("home", "away")

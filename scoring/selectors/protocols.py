@@ -3,7 +3,10 @@ through the engine, under the rules the match is played by.
 
 Every page and document that shows a played protocol takes it from `match_protocol()`: the public
 match page, the secretary's protocol page, the captain's confirmation view, the PDF and the
-workbook. The numbers are raw (int, Decimal); how they look is the template filters' business
+workbook. Its *notes* (`MatchProtocol.notes`, `ProtocolDeal.notes`) are the one list of what the
+engine found in the stored deals, each at the deal where it sits: the warnings of RULES.md (an
+arithmetic slip among them since revision 3) and any error a correction of an earlier deal has left
+on a later one. Every view shows that list, worded by `scoring.messages.problem_message`. The numbers are raw (int, Decimal); how they look is the template filters' business
 (scoring.templatetags.public_format, one number formatter). `status_text()` is the one way a
 match's state is put in words, and `has_score()` the one answer to "is there a score to show".
 
@@ -22,7 +25,8 @@ from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
+from scoring.messages import problem_message
 from scoring.models import Competition, Deal, Match, Round
 
 S = Match.Status
@@ -48,6 +52,19 @@ class ProtocolSide:
 
 
 @dataclass(frozen=True)
+class ProtocolNote:
+    """One note of a protocol: the engine's problem and the deal it sits at."""
+
+    number: int
+    problem: Problem
+
+    @property
+    def message(self) -> str:
+        """The sentence every view shows: 'Giv 3, bortalaget, summa: …'."""
+        return problem_message(self.problem, self.number)
+
+
+@dataclass(frozen=True)
 class ProtocolDeal:
     number: int
     deal_id: int
@@ -69,8 +86,9 @@ class ProtocolDeal:
         return (self.home, self.away)
 
     @property
-    def problems(self) -> tuple[Problem, ...]:
-        return (*self.errors, *self.warnings)
+    def notes(self) -> tuple[ProtocolNote, ...]:
+        """What the engine found in this deal, errors first, then warnings, each once."""
+        return tuple(ProtocolNote(self.number, problem) for problem in (*self.errors, *self.warnings))
 
 
 @dataclass(frozen=True)
@@ -114,6 +132,12 @@ class MatchProtocol:
     @property
     def has_score(self) -> bool:
         return has_score(self.match)
+
+    @property
+    def notes(self) -> tuple[ProtocolNote, ...]:
+        """Every deal's notes in deal order: the list the pages, the PDF's remarks and the
+        workbook show alike."""
+        return tuple(note for deal in self.deals for note in deal.notes)
 
     @property
     def closing_reason(self) -> str:

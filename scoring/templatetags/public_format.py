@@ -10,13 +10,13 @@ from django import template
 
 from scoring import messages
 from scoring.selectors import protocols
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 
 register = template.Library()
 
 
 def format_points(value, *, signed: bool = False) -> str:
-    """Card points through the site's one number formatter (exports.formatting.format_number)."""
+    """Card points through the site's one number formatter (scoring.formatting.format_number)."""
     if value is None or value == "":
         return ""
     number = int(value)

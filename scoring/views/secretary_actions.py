@@ -55,6 +55,9 @@ class MatchActionView(MatchAccessMixin, View):
     done = ""
     danger = False
     access = "enter"
+    # Whether the page lists the protocol's notes (selectors.protocols): the actions that hand the
+    # protocol on or accept it, so nobody does so without having seen them.
+    shows_notes = False
 
     def form_kwargs(self) -> dict:
         return {}
@@ -67,10 +70,13 @@ class MatchActionView(MatchAccessMixin, View):
 
     def page(self, form, *, error=None, status=200):
         match = self.match
-        state = protocol_sheet(match).state
+        protocol = protocol_sheet(match)
+        state = protocol.state
         context = {
             "match": match,
             "state": state,
+            "shows_notes": self.shows_notes,
+            "notes": protocol.notes if self.shows_notes else (),
             "form": form,
             "error": error,
             "possible": getattr(match_actions(self.request.user, match, state), self.action),
@@ -196,6 +202,7 @@ class MatchVoidView(MatchActionView):
 
 class MatchSubmitView(MatchActionView):
     action = "submit"
+    shows_notes = True
     title = _("Submit the protocol")
     explanation = _(
         "The protocol is complete. When the competition requires it, the other team's captain "
@@ -210,6 +217,7 @@ class MatchSubmitView(MatchActionView):
 
 class MatchConfirmView(MatchActionView):
     action = "confirm"
+    shows_notes = True
     title = _("Confirm the protocol")
     explanation = _(
         "You confirm, as the other team's captain, that the protocol agrees with what was played."
@@ -226,6 +234,7 @@ class MatchConfirmView(MatchActionView):
 
 class MatchDisputeView(MatchActionView):
     action = "dispute"
+    shows_notes = True
     form_class = DisputeForm
     title = _("Dispute the protocol")
     explanation = _(

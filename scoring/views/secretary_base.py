@@ -249,16 +249,37 @@ def preview_deal(
             min_next=rules.opening_minimum(replayed.total(name)),
         )
 
+    warnings = [(number, p) for p in replayed.warnings]
+    if correct_number is not None:
+        warnings += later_notes(protocol, state.deals[number:])
     return DealPreview(
         number=number,
         home=side("home"),
         away=side("away"),
         problems=tuple(problems),
-        warnings=tuple((number, p) for p in replayed.warnings),
+        warnings=tuple(warnings),
         state=state,
         ends_match=state.end_deal == number and state.end is not None,
         correcting=correct_number is not None,
     )
+
+
+def later_notes(protocol: MatchProtocol, later: tuple[ReplayedDeal, ...]) -> list[tuple[int, Problem]]:
+    """The notes a correction gives the deals after it that the protocol as stored does not have:
+    a deal's written total that no longer adds up from the corrected one (rule 35 b), shown while
+    the correction is typed as it will be listed once saved. The end of the match is the
+    correction's own problem (after-match-end, above)."""
+    stored = {
+        (note.number, note.problem.code, note.problem.side, note.problem.field, repr(note.problem.params))
+        for note in protocol.notes
+    }
+    return [
+        (deal.number, problem)
+        for deal in later
+        for problem in (*deal.errors, *deal.warnings)
+        if problem.code != "after-match-end"
+        and (deal.number, problem.code, problem.side, problem.field, repr(problem.params)) not in stored
+    ]
 
 
 # -- problems placed by field -------------------------------------------------------------------

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -212,15 +211,17 @@ def test_workbook_of_100000_deals(big_competition):
          deals=deal_rows)
 
 
-def _database_url(tmp_path: Path) -> str:
-    """The test database, for a fresh process: a copy of the SQLite one, or PostgreSQL's own."""
+def _database_url() -> str:
+    """The test database, for a fresh process. SQLite's is a file in WAL mode (settings): the
+    fixture's rows are committed, and a reader in another process does not wait for this test's
+    open transaction. (A backup through this connection would wait for ever: a connection that
+    holds a write transaction, as every test's does under transaction_mode IMMEDIATE, cannot be
+    backed up, and Python's backup() retries until it can.)"""
     settings = connection.settings_dict
     if connection.vendor == "sqlite":
-        target = tmp_path / "bench.sqlite3"
-        connection.ensure_connection()
-        with sqlite3.connect(target) as copy:
-            connection.connection.backup(copy)
-        return f"sqlite:///{target}"
+        name = str(settings["NAME"])
+        assert not connection.is_in_memory_db(), "the benchmark's child process needs the database in a file"
+        return f"sqlite:///{name}"
     user, password = settings.get("USER") or "", settings.get("PASSWORD") or ""
     auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
     return f"postgres://{auth}{settings.get('HOST') or 'localhost'}:{settings.get('PORT') or 5432}/{settings['NAME']}"
@@ -228,7 +229,7 @@ def _database_url(tmp_path: Path) -> str:
 
 def test_workbook_peak_memory(big_competition, tmp_path):
     output = tmp_path / "bench.xlsx"
-    env = {**os.environ, "DATABASE_URL": _database_url(tmp_path), "DJANGO_SETTINGS_MODULE": "canastaclub.settings"}
+    env = {**os.environ, "DATABASE_URL": _database_url(), "DJANGO_SETTINGS_MODULE": "canastaclub.settings"}
     # The child reports its own peak resident memory when it ends: VmHWM, the high-water mark of
     # its address space since exec (ru_maxrss would count the parent's pages copied at the fork).
     code = (

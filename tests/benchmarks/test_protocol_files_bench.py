@@ -1,6 +1,6 @@
-"""`make bench`: `protocol check`'s file path in deals per second of CPU time, and against a
-straightforward csv reader of the same files (see bench_protocol_files.py). Prints JSON lines;
-never fails on timing, only if the benchmark itself breaks."""
+"""`make bench`: `protocol check`'s file path in deals per second of CPU time (see
+bench_protocol_files.py). Prints one JSON line; never fails on timing, only if the benchmark itself
+breaks."""
 
 from __future__ import annotations
 

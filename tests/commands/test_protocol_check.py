@@ -20,7 +20,11 @@ MANAGE_PY = Path(__file__).resolve().parents[2] / "manage.py"
 HEADER = "deal,home_cards,home_natural,away_cards,away_natural,out,home_score,away_score"
 # RULES.md's example deal: home goes out with a natural canasta (185 + 500 + 100 = 785), away -40
 # but written as -45.
+# A written slip is a warning (RULES.md revision 3, rule 35 b): the file goes in.
 RULES_EXAMPLE = "\n".join([HEADER, "1,185,1,-40,0,home,785,-45"]) + "\n"
+# RULES.md's JSON example: away card points -42 (not a multiple of 5, an error) and the home deal
+# score written 780 for 785 (a warning).
+ERROR_EXAMPLE = "\n".join([HEADER, "1,185,1,-42,0,home,780,-42"]) + "\n"
 CLEAN = "\n".join([HEADER, "1,185,1,-40,0,home,785,-40", "2,300,1,120,0,,800,120"]) + "\n"
 # Home 2500 per deal (four natural canastas and 500 card points, a stock end): 5000 after deal 2.
 FINISHED = (
@@ -83,7 +87,7 @@ def run_json(tmp_path, content, *args, name: str = "protokoll.csv"):
 
 @pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_json_stdout_is_one_json_object_and_nothing_else(tmp_path):
-    result = run_check(tmp_path, RULES_EXAMPLE, "--json")
+    result = run_check(tmp_path, ERROR_EXAMPLE, "--json")
     assert result.returncode == 1
     report = json.loads(result.stdout)
     assert report["errors"] == 1
@@ -103,11 +107,14 @@ def test_json_stdout_is_one_json_object_and_nothing_else(tmp_path):
         ("deal,home_cards,home_natural,away_cards,out\n1,500,5,-40,home\n", 0),
         # a header and no deals: nothing wrong
         ("deal,home_cards,away_cards\n", 0),
-        (RULES_EXAMPLE, 1),
+        # slips of arithmetic are warnings (revision 3): the file goes in
+        (RULES_EXAMPLE, 0),
+        ("deal,home_cards,away_cards,home_total\n1,0,0,0\n2,100,0,105\n3,100,0,205\n", 0),
         ("deal,home_cards,away_cards\n1,283,0\n", 1),
         (FINISHED + "3,0,100,0,0,stock\n", 1),
     ],
-    ids=["clean", "finished", "warning-only", "no-deals", "score-mismatch", "not-multiple-of-5", "after-match-end"],
+    ids=["clean", "finished", "warning-only", "no-deals", "score-mismatch", "total-mismatch", "not-multiple-of-5",
+         "after-match-end"],
 )
 def test_exit_status_0_and_1(tmp_path, content, status):
     result = run_check(tmp_path, content)
@@ -154,7 +161,7 @@ def test_exit_status_2_for_an_empty_file(tmp_path):
 
 
 def test_json_schema_of_rules_md(tmp_path):
-    status, report = run_json(tmp_path, RULES_EXAMPLE)
+    status, report = run_json(tmp_path, ERROR_EXAMPLE)
     assert status == 1
     assert set(report) == {"rules", "deals", "result", "errors"}
     assert report["rules"] == "sv-tavling"
@@ -162,20 +169,21 @@ def test_json_schema_of_rules_md(tmp_path):
     assert set(deal) == {"deal", "home", "away", "errors", "warnings"}
     assert deal["deal"] == 1
     assert deal["home"] == {"score": 785, "total": 785, "min_before": 50}
-    assert deal["away"] == {"score": -40, "total": -40, "min_before": 50}
+    assert deal["away"] == {"score": -42, "total": -42, "min_before": 50}
     (error,) = deal["errors"]
     assert set(error) == {"code", "side", "field", "message"}
-    assert (error["code"], error["side"], error["field"]) == ("score-mismatch", "away", "away_score")
+    assert (error["code"], error["side"], error["field"]) == ("not-multiple-of-5", "away", "away_cards")
     assert isinstance(error["message"], str) and error["message"]
     assert "Giv 1" in error["message"]
-    # The message writes numbers as the tables do: a true minus sign.
-    assert "\u221240" in error["message"] and "\u221245" in error["message"]
-    assert deal["warnings"] == []
+    (warning,) = deal["warnings"]
+    assert set(warning) == {"code", "side", "field", "message"}
+    assert (warning["code"], warning["side"], warning["field"]) == ("score-mismatch", "home", "home_score")
+    assert "Giv 1" in warning["message"]
     assert report["result"] == {
         "finished": False,
         "end": None,
         "home_total": 785,
-        "away_total": -40,
+        "away_total": -42,
         "winner": None,
         "home_points": None,
         "away_points": None,
@@ -336,8 +344,49 @@ def test_text_report_is_swedish_and_readable(tmp_path):
 
 
 def test_text_report_names_deal_side_and_field_of_an_error(tmp_path):
-    status, text, _ = check_in_process(tmp_path, RULES_EXAMPLE)
+    status, text, _ = check_in_process(tmp_path, ERROR_EXAMPLE)
     assert status == 1
     assert "Giv 1" in text
     assert "bortalaget" in text.lower()
-    assert "785" in text and "-40" in text
+    assert "785" in text and "-42" in text
+
+
+def test_a_slip_is_a_warning_that_goes_in(tmp_path):
+    """RULES.md revision 3: a written deal score that is not the computed one is noted, the
+    computed score counts, and the exit status is 0."""
+    status, report = run_json(tmp_path, RULES_EXAMPLE)
+    assert status == 0
+    (deal,) = report["deals"]
+    assert deal["errors"] == [] and report["errors"] == 0
+    (warning,) = deal["warnings"]
+    assert (warning["code"], warning["side"], warning["field"]) == ("score-mismatch", "away", "away_score")
+    # The message writes numbers as the tables do: a true minus sign.
+    assert "Giv 1" in warning["message"]
+    assert "\u221240" in warning["message"] and "\u221245" in warning["message"]
+    assert report["result"]["away_total"] == -40
+
+
+def test_a_negative_natural_count_adds_nothing(tmp_path):
+    """RULES.md: a count below zero is negative-count and adds nothing (the second statement of
+    the checks that replay once asked first scored this -500)."""
+    status, report = run_json(tmp_path, "deal,home_cards,away_cards,home_natural\n1,0,0,-1\n")
+    assert status == 1
+    (deal,) = report["deals"]
+    assert deal["home"]["score"] == 0 and deal["home"]["total"] == 0
+    assert [(e["code"], e["field"]) for e in deal["errors"]] == [("negative-count", "home_natural")]
+    assert report["result"]["home_total"] == 0
+
+
+def test_a_total_slip_is_noted_once_where_it_was_made_and_the_file_goes_in(tmp_path):
+    content = (
+        "deal,home_cards,home_natural,away_cards,out,home_total,away_total,home_min\n"
+        "1,300,1,-40,home,900,-40,50\n"
+        "2,95,1,-30,,1500,-70,50\n"  # 900 + 595 = 1495, written 1500: the slip
+        "3,45,1,-10,home,2145,-80,90\n"  # written on from 1500, minimum by the written total
+    )
+    status, report = run_json(tmp_path, content)
+    assert status == 0, report
+    notes = [(d["deal"], w["code"], w["side"]) for d in report["deals"] for w in d["warnings"]]
+    assert notes == [(2, "total-mismatch", "home")]
+    assert report["errors"] == 0
+    assert report["result"]["home_total"] == 1495 + 645

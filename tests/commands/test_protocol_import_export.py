@@ -4,6 +4,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring.models import AuditEntry
+from scoring.selectors.protocols import match_protocol
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -63,3 +64,25 @@ def test_export_then_import_gives_the_same_deals(tmp_path, fmt):
     second = f.make_match(home=match.home_team, away=match.away_team, competition=match.competition, round_number=2)
     call_command("protocol", "import", str(exported), "--match", str(second.pk))
     assert list(second.deals.values_list(*fields)) == before
+
+
+def test_import_of_a_file_with_slips_of_arithmetic_saves_it_as_written(tmp_path, capsys):
+    """RULES.md revision 3: a written deal score or running total that does not add up is noted,
+    not refused (rule 35 b); the computed numbers count and the written ones are kept."""
+    match = f.protocol_setup()["match"]
+    path = tmp_path / "p.csv"
+    path.write_text(
+        "deal,home_cards,away_cards,home_natural,home_mixed,out,home_score,home_total,away_total\n"
+        "1,485,-40,2,1,home,1885,1885,-40\n"
+        "2,485,-40,2,1,home,1885,3775,-80\n"  # 1 885 + 1 885 = 3 770: written 5 too high
+        "3,100,50,0,0,,100,3875,-30\n"  # added up from the written 3 775
+    )
+    call_command("protocol", "import", str(path), "--match", str(match.pk))
+    match.refresh_from_db()
+    assert match.deal_count == 3
+    assert (match.home_total, match.away_total) == (3870, -30)
+    assert match.deals.get(number=2).home_total_written == 3775
+    notes = [(note.number, note.problem.code, note.problem.side) for note in match_protocol(match).notes]
+    assert notes == [(2, "total-mismatch", "home")]
+    # The command lists the note as `protocol check` and the pages word it.
+    assert "Giv 2, hemmalaget, summa: 1\u202f885 och givpoängen 1\u202f885 blir 3\u202f770, inte 3\u202f775" in capsys.readouterr().out

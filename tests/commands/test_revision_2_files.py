@@ -16,7 +16,7 @@ from scoring.models import Deal
 from tests import factories as f
 from tests.exports.readers import pdf_text
 
-from .test_protocol_check import RULES_EXAMPLE, run_check
+from .test_protocol_check import ERROR_EXAMPLE, run_check
 
 # A CK 70 ending: deal 2 ends after minute 50, so no new deal is dealt and the match ends by the
 # clock between deals, written as `time_up` on the last deal.
@@ -77,7 +77,7 @@ def test_many_files_and_folders_give_a_line_each_and_the_totals(tmp_path):
     season = tmp_path / "season"
     (season / "round-1").mkdir(parents=True)
     (season / "round-1" / "a.csv").write_text(TIME_UP)
-    (season / "round-1" / "b.csv").write_text(RULES_EXAMPLE)
+    (season / "round-1" / "b.csv").write_text(ERROR_EXAMPLE)
     (season / "c.csv").write_text("deal,home_cards\n1,0\n")  # no away_cards: cannot be read
     (season / "notes.txt").write_text("not a protocol")
     extra = tmp_path / "d.csv"
@@ -94,14 +94,14 @@ def test_many_files_and_folders_give_a_line_each_and_the_totals(tmp_path):
     assert f"{season / 'round-1' / 'a.csv'}: 2 deals, 0 errors, 0 warnings; 845–260, home team wins (clock)" == lines[3]
     assert lines[4].startswith(f"{season / 'round-1' / 'b.csv'}: 1 deals, 1 errors")
     assert result.stdout.strip().endswith(
-        "5 files, 4 deals: 1 errors in 1 files, 2 warnings, 2 files cannot be read."
+        "5 files, 4 deals: 1 errors in 1 files, 3 warnings, 2 files cannot be read."
     )
 
 
 @pytest.mark.slow  # manage.py in a process of its own: about a second each
 def test_many_files_as_json_lines(tmp_path):
     (tmp_path / "a.csv").write_text(TIME_UP)
-    (tmp_path / "b.csv").write_text(RULES_EXAMPLE)
+    (tmp_path / "b.csv").write_text(ERROR_EXAMPLE)
     result = run_check(tmp_path, None, "--json", name="")  # the folder itself
     objects = [json.loads(line) for line in result.stdout.splitlines()]
     assert result.returncode == 1
@@ -109,7 +109,7 @@ def test_many_files_as_json_lines(tmp_path):
     assert objects[0]["result"]["end"] == "clock" and objects[0]["errors"] == 0
     assert objects[1]["errors"] == 1
     assert objects[-1] == {
-        "totals": {"files": 2, "deals": 3, "errors": 1, "warnings": 0, "files_with_errors": 1, "unreadable": 0}
+        "totals": {"files": 2, "deals": 3, "errors": 1, "warnings": 1, "files_with_errors": 1, "unreadable": 0}
     }
 
 

@@ -206,18 +206,22 @@ def test_a_deal_dealt_after_the_main_time_is_refused_by_its_minute(client, s):
     assert Deal.objects.count() == 0
 
 
-def test_a_written_total_that_differs_is_refused_beside_its_field(client, s):
+def test_a_written_total_that_differs_is_saved_as_written_with_one_note(client, s):
+    """RULES.md revision 3 (rule 35 b): an addition slip is noted, not refused."""
     match = s["match"]
+    page = client.get(protocol(match)).content.decode()
+    # The written columns stand in each side's fields in the paper's order, never folded away.
+    assert 'class="deal-written"' not in page
+    assert page.index('name="home_min"') < page.index('name="home_cards"') < page.index('name="home_score"') < page.index('name="home_total"')
 
     response = client.post(protocol(match), deal_data(match.version, **FIRST, home_total=1180))
 
-    html = response.content.decode()
-    assert response.status_code == 200
-    # The written columns stand in each side's fields in the paper's order, never folded away.
-    assert 'class="deal-written"' not in html
-    assert html.index('name="home_min"') < html.index('name="home_cards"') < html.index('name="home_score"') < html.index('name="home_total"')
-    slot = re.search(r'<div id="problems-home_total"[^>]*>(.*?)</div>', html, re.S).group(1)
-    assert f"1{THIN}185" in slot or "1185" in slot
+    assert response.status_code == 302
+    deal = Deal.objects.get(match=match)
+    assert (deal.home_total_written, deal.home_total) == (1180, 1185)
+    html = client.get(protocol(match)).content.decode()
+    note = f"Giv 1, hemmalaget, summa: 0 och givpoängen 1{THIN}185 blir 1{THIN}185, inte 1{THIN}180 som det står."
+    assert html.count(note) == 1, re.findall(r"Giv 1[^<]*", html)
 
 
 # -- the live check -------------------------------------------------------------------------------
