@@ -543,14 +543,30 @@ def test_a_correction_without_a_reason_shows_the_deal_s_problems_too(client, s):
     assert "orsak" in slot(html, "reason").lower()
 
 
-def test_red_threes_say_they_count_0_where_the_rules_do_not_count_them(client, s):
+def test_red_threes_say_they_count_nothing_where_the_rules_do_not_count_them(client, s):
     match = s["match"]
     assert match.competition.rules_key == "sv-tavling"
-    hint = "Ger 0 poäng enligt dessa regler"
+    hint = "De räknas inte enligt dessa regler och behöver inte skrivas."
     assert client.get(protocol(match)).content.decode().count(hint) == 2  # one per side
     match.competition.rules_key = "sv-hem"
     match.competition.save()
     assert hint not in client.get(protocol(match)).content.decode()
+
+
+def test_the_red_three_hint_and_its_warning_say_the_same(client, s):
+    """The hint under the field and the warning when red threes are written agree: they count
+    nothing and need not be written (RULES.md, red-threes-not-counted); neither asks for them."""
+    match = s["match"]
+    page = client.get(protocol(match)).content.decode()
+    html = client.post(
+        check(match), {"version": match.version, "home_cards": "120", "home_red3": "1", "away_cards": "0"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    warning = "fast de inte räknas och inte behöver skrivas enligt dessa regler"
+    assert warning in html
+    for text in (page, html):
+        assert "skriv dem ändå" not in text
+        assert "för protokollet" not in text
 
 
 def test_a_match_planned_for_a_later_day_says_so_before_its_first_deal(client, s):
