@@ -7,6 +7,8 @@ choice in a cookie, which LocaleMiddleware still honours; only the browser's gue
 
 from __future__ import annotations
 
+from scoring.site_address import follow_request
+
 
 class SwedishFirstMiddleware:
     def __init__(self, get_response):
@@ -31,3 +33,16 @@ class SignedInNoStoreMiddleware:
         if user is not None and user.is_authenticated:
             response["Cache-Control"] = "private, no-store"
         return response
+
+
+class SiteAddressFromRequestMiddleware:
+    """In debug without SITE_URL, the links the site prints and mails (PDFs, e-mails, feeds) follow
+    the host and port the request came to, not a guessed 127.0.0.1:8000 (scoring.site_address).
+    With debug off, or SITE_URL set, it does nothing."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with follow_request(request):
+            return self.get_response(request)

@@ -9,7 +9,9 @@ are skipped: the protocol page and "My matches" say the same.
 
 from __future__ import annotations
 
+import contextvars
 import logging
+from functools import partial
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -70,7 +72,10 @@ def _after_commit(kind: str, match_pk: int, who, **context) -> None:
         recipients = _addresses(who(match))
         _send(kind, match, recipients, **context)
 
-    transaction.on_commit(send)
+    # Run in the context it was scheduled in: in debug without SITE_URL the link follows the
+    # address of the request that made the change (scoring.site_address), even where the commit's
+    # callbacks run after that request has been answered.
+    transaction.on_commit(partial(contextvars.copy_context().run, send))
 
 
 def _name(user) -> str:
