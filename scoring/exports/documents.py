@@ -179,6 +179,8 @@ class ProtocolRow:
     end: str
     end_short: str
     remarks: list[str] = field(default_factory=list)
+    # The minute of the match it was dealt, where the protocol recorded one (RULES.md, `dealt`).
+    dealt_minute: float | None = None
 
     @property
     def sides(self) -> tuple[SideCells, SideCells]:
@@ -236,6 +238,11 @@ class MatchProtocol:
     finished: bool
     qr_code: str = ""
 
+    @property
+    def dealt_minutes(self) -> bool:
+        """Whether any deal's minute was recorded: the table then prints a column of them."""
+        return any(row.dealt_minute is not None for row in self.rows)
+
 
 def _status_text(match: Match) -> str:
     text = status_text(match)
@@ -272,6 +279,7 @@ def match_protocol(match: Match) -> MatchProtocol:
                 end=end,
                 end_short=labels.get(end, (end, end))[0],
                 remarks=row_remarks,
+                dealt_minute=replayed.entry.dealt_minute,
             )
         )
     home_total, away_total = read.home_total, read.away_total
