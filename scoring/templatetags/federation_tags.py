@@ -42,7 +42,7 @@ def rating_chart(player, points) -> str | None:
             x_label=_("Date of the match"),
             y_label=_("Rating"),
             # The day each match was played (the start, 1500, before the first).
-            labels=[_("start")] + [date_format(p.when, "j M") if p.when else "" for p in points],
+            labels=[_("start")] + [date_format(p.when, "j b") if p.when else "" for p in points],
             values=values,
             ident=f"rating-{player.pk}",
         )
