@@ -99,6 +99,9 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
                away_penalty=50),
         f.winning_deal(2, "away"),
     ])  # fmt: skip
+    # Five-figure card points in the standings (a season's worth): "+13 560" stays in sight.
+    for number, (home_total, away_total) in enumerate([(6120, 1340), (5840, 905), (5215, 1375)], start=2):
+        f.make_result(competition, noted.home_team, noted.away_team, home_total, away_total, round_number=number)
     captain_pages = [reverse("scoring:match-protocol", args=[match.pk]), reverse("scoring:my-matches")]
     secretary_pages = [
         reverse("scoring:competition-detail", args=[competition.pk]),
