@@ -192,10 +192,10 @@
   // Capturing, so the twin is in place before htmx (listening on the form) sends the check.
   document.addEventListener("input", markNotANumber, true);
   document.addEventListener("focusin", selectOnFocus);
-  // htmx starts on DOMContentLoaded too; the timeout lets it attach its listeners first.
   if (WIDE && WIDE.addEventListener) {
     WIDE.addEventListener("change", foldTheCheck);
   }
+  // htmx starts on DOMContentLoaded too; the timeout lets it attach its listeners first.
   document.addEventListener("DOMContentLoaded", function () {
     foldTheCheck();
     showFirstProblem();
