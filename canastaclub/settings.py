@@ -110,6 +110,7 @@ MIDDLEWARE = [
     "scoring.middleware.SwedishFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "scoring.middleware.SiteAddressFromRequestMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "scoring.middleware.SignedInNoStoreMiddleware",
@@ -442,6 +443,10 @@ if not SITE_URL:
             "e.g. https://canasta.example.org (printed protocols, e-mails and feeds link to it)."
         )
     SITE_URL = "http://127.0.0.1:8000"
+# In debug without SITE_URL, links follow the address the site was reached at (host and port of the
+# request, scoring.middleware.SiteAddressFromRequestMiddleware), so `runserver 0.0.0.0:8010` prints
+# working links; SITE_URL above is then only the address outside a request (commands).
+SITE_URL_FOLLOWS_REQUEST = DEBUG and not os.environ.get("SITE_URL", "").strip()
 if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", SITE_URL):
     raise ImproperlyConfigured(
         f"SITE_URL must be an http or https address such as https://canasta.example.org (got {SITE_URL!r})."

@@ -101,11 +101,21 @@ def _frame(chart: Chart, y_of, y_ticks: list[float]) -> list[str]:
 
 def _x_labels(chart: Chart, xs: list[float]) -> list[str]:
     every = _label_every(len(xs))
+    # Longer labels (dates: "22 okt") need more room each: fewer of them, about 40 characters in all.
+    longest = max((len(label) for label in chart.labels), default=1)
+    every = max(every, math.ceil(len(xs) / max(2, 40 // (longest + 1))))
+    last = len(xs) - 1
     parts = []
     for i, (x, label) in enumerate(zip(xs, chart.labels)):
-        if i % every == 0 or i == len(xs) - 1:
+        # The last point is always labelled; a regular label too near it gives way.
+        if (i % every == 0 and (i == last or last - i >= every)) or i == last:
+            # A word or a date at either end ("start", "3 dec") would reach past the edge if
+            # centred on its point: it ends there (the last) or starts there (the first).
+            anchor = "middle"
+            if len(label) > 2 and len(xs) > 1:
+                anchor = "start" if i == 0 else "end" if i == len(xs) - 1 else "middle"
             parts.append(
-                f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + FONT + 6}" text-anchor="middle" fill="{INK}">{escape(label)}</text>'
+                f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + FONT + 6}" text-anchor="{anchor}" fill="{INK}">{escape(label)}</text>'
             )
     return parts
 

@@ -58,7 +58,7 @@ PROBLEM_TEXTS = {
     "many-deals": _("more than %(limit)s deals in a timed match; please check the protocol."),
     "deals-out-of-order": _("this deal was dealt earlier than the one before it."),
     "penalty-unusual": _("a penalty of %(value)s is not a multiple of %(step)s, as penalties usually are; please check it."),
-    "red-threes-not-counted": _("red threes are written, but they count nothing under these rules; was the protocol kept by home rules?"),
+    "red-threes-not-counted": _("red threes are written, though under these rules they count nothing and need not be written: was the protocol kept by home rules?"),
     "melded-assumed": _("the side is taken as not having melded, so its red threes were subtracted; check that it really made no meld."),
 }
 

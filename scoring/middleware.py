@@ -13,6 +13,8 @@ from django.shortcuts import render
 
 from scoring.services.errors import DomainError
 
+from scoring.site_address import follow_request
+
 logger = logging.getLogger(__name__)
 
 
@@ -63,3 +65,16 @@ class DomainErrorMiddleware:
         logger.info("Refused %s %s: %s", request.method, request.path, exception)
         back = request.path if request.method != "GET" else ""
         return render(request, self.template_name, {"message": exception.message, "back": back}, status=self.status)
+
+
+class SiteAddressFromRequestMiddleware:
+    """In debug without SITE_URL, the links the site prints and mails (PDFs, e-mails, feeds) follow
+    the host and port the request came to, not a guessed 127.0.0.1:8000 (scoring.site_address).
+    With debug off, or SITE_URL set, it does nothing."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with follow_request(request):
+            return self.get_response(request)

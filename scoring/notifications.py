@@ -13,10 +13,12 @@ told, who could not be, and who has no address, to say so on the page.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import partial
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -114,7 +116,10 @@ def _after_commit(kind: str, match_pk: int, who, **context) -> None:
             (delivery.told if sent else delivery.not_told).extend(_name(person) for person in reached)
             reports.append(delivery)
 
-    transaction.on_commit(send)
+    # Run in the context it was scheduled in: in debug without SITE_URL the link follows the
+    # address of the request that made the change (scoring.site_address), even where the commit's
+    # callbacks run after that request has been answered.
+    transaction.on_commit(partial(contextvars.copy_context().run, send))
 
 
 def _name(user) -> str:

@@ -22,7 +22,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.models import Match
-from scoring.selectors.protocols import has_score, status_text
+from scoring.selectors.protocols import has_score, is_disputed, status_text
 from scoring.templatetags.public_format import format_match_points, format_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -340,6 +340,7 @@ class ResultsTable(KeptTable):
             "status", record.status, record.end, getattr(record, "preliminary", False),
             record.deal_count if record.status == Match.Status.IN_PROGRESS else None,
             record.competition_id if record.status == Match.Status.FINISHED else None,
+            is_disputed(record),
             record.scheduled_start if record.status == Match.Status.POSTPONED else None,
         )
         return self._once(key, lambda: self._status_text(record))

@@ -177,6 +177,8 @@ class ProtocolRow:
     away: SideCells
     end: str
     end_short: str
+    # The minute of the match it was dealt, where the protocol recorded one (RULES.md, `dealt`).
+    dealt_minute: float | None = None
 
     @property
     def sides(self) -> tuple[SideCells, SideCells]:
@@ -237,6 +239,11 @@ class ProtocolDocument:
     finished: bool
     qr_code: str = ""
 
+    @property
+    def dealt_minutes(self) -> bool:
+        """Whether any deal's minute was recorded: the table then prints a column of them."""
+        return any(row.dealt_minute is not None for row in self.rows)
+
 
 def _status_text(match: Match) -> str:
     text = status_text(match)
@@ -268,6 +275,7 @@ def protocol_document(match: Match) -> ProtocolDocument:
                 away=_side_cells(replayed, "away"),
                 end=end,
                 end_short=labels.get(end, (end, end))[0],
+                dealt_minute=replayed.entry.dealt_minute,
             )
         )
     home_total, away_total = read.home_total, read.away_total

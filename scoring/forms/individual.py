@@ -49,8 +49,8 @@ class IndividualRoundForm(forms.Form):
     start_time = forms.TimeField(label=_("Start time"), required=False, widget=TimeInput(),
                                  help_text=_("Optional; for example 18:30."))
     seed = forms.IntegerField(
-        label=_("Seed of the draw"), required=False, min_value=0, max_value=2**62,
-        help_text=_("Round one only. Empty: a new random draw. The same seed gives the same draw."),
+        label=_("Draw number"), required=False, min_value=0, max_value=2**62,
+        help_text=_("Round one only. Empty: a new draw by lot. The same number drawn again gives the same pairs."),
     )
 
     def __init__(self, *args, first_round: bool = True, **kwargs):

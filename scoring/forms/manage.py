@@ -12,12 +12,20 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Club, ClubTableOrder, Competition, Match, Player, Round, Team
+from scoring.selectors.names import order_by_name
 
 
 class UserChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, user):
         full_name = user.get_full_name()
         return f"{full_name} ({user.get_username()})" if full_name else user.get_username()
+
+
+def player_label(player: Player) -> str:
+    """A player as the choice lists name one: with the member number, where there is one."""
+    if player.member_number:
+        return _("%(name)s (member number %(number)s)") % {"name": player.name, "number": player.member_number}
+    return player.name
 
 
 class TeamChoiceField(forms.ModelMultipleChoiceField):
@@ -34,6 +42,7 @@ class PlayerForm(forms.ModelForm):
     def __init__(self, *args, club: Club, **kwargs):
         super().__init__(*args, **kwargs)
         self.club = club
+        self.same_name: list[Player] = []
         self.fields["member_number"].help_text = _("Optional; unique within the club.")
 
     def clean_name(self):
@@ -42,6 +51,9 @@ class PlayerForm(forms.ModelForm):
         # members who do share a name are told apart by their member numbers.
         number = (self.data.get(self.add_prefix("member_number")) or "").strip()
         same = Player.objects.filter(club=self.club, name__iexact=name).exclude(pk=self.instance.pk)
+        # The page offers, beside the refusal, what to do if they are one person (form.html):
+        # open the player there is, or merge this one into it.
+        self.same_name = list(same.order_by("pk"))
         if same.filter(member_number="").exists() or (not number and same.exists()):
             raise forms.ValidationError(
                 _("The club already has a player called %(name)s. If they are two people, give both a member number.")
@@ -83,8 +95,11 @@ class TeamForm(forms.ModelForm):
         ])).order_by("name")
         self.fields["player_one"].queryset = players
         self.fields["player_two"].queryset = players
-        self.fields["player_one"].empty_label = _("(choose a player)")
-        self.fields["player_two"].empty_label = _("(choose a player)")
+        # By name whatever its letter case, the Swedish way, with member numbers: "anna andersson"
+        # beside "Anna Andersson", and two of one name told apart.
+        ordered = [("", _("(choose a player)"))] + [(player.pk, player_label(player)) for player in order_by_name(players)]
+        self.fields["player_one"].choices = ordered
+        self.fields["player_two"].choices = ordered
         self.fields["captain"].queryset = self.captain_candidates(club, self.instance.captain_id)
 
     @staticmethod

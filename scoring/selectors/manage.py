@@ -12,6 +12,8 @@ from django.db.models import Count, Prefetch, QuerySet
 from scoring import permissions
 from scoring.models import Bye, Club, Competition, Invitation, Match, Player, Round, SignupInvitation, Team
 
+from .names import order_by_name
+
 
 # -- the rows a management page edits (get_object_or_404 on these) --------------------------------
 
@@ -71,8 +73,17 @@ def managed_competitions_with_counts(user) -> QuerySet[Competition]:
 # -- a club -------------------------------------------------------------------------------------
 
 
-def club_players(club: Club) -> QuerySet[Player]:
-    return club.players.order_by("name")
+def club_players(club: Club) -> list[Player]:
+    """The club's players by name whatever its letter case ("anna andersson" beside "Anna
+    Andersson"), each with `same_name`: the others of the same name, so the page can offer to
+    merge what was entered twice."""
+    players = order_by_name(club.players.all())
+    by_name: dict[str, list[Player]] = {}
+    for player in players:
+        by_name.setdefault(player.name.casefold(), []).append(player)
+    for player in players:
+        player.same_name = [other for other in by_name[player.name.casefold()] if other.pk != player.pk]
+    return players
 
 
 def club_teams(club: Club) -> QuerySet[Team]:

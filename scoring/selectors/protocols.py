@@ -277,8 +277,23 @@ STATUS_TEXT = {
 }
 
 
+def is_disputed(match: Match) -> bool:
+    """Whether the other side disputed the protocol and it has not been submitted again since
+    (services.match_dispute sends it back as finished, with the reason)."""
+    return match.status == S.FINISHED and match.disputed_at is not None
+
+
+def match_status_label(match: Match) -> str:
+    """The match's status in a word or two, as its badge shows it: a disputed protocol says so."""
+    if is_disputed(match):
+        return _("Disputed")
+    return match.get_status_display()
+
+
 def status_text(match: Match) -> str:
     """The match's state as the pages, tables and documents say it (the match's competition read)."""
+    if is_disputed(match):
+        return _("Disputed, back with the home team's secretary")
     if match.status == S.IN_PROGRESS:
         return _("In progress, deal %(number)s") % {"number": match.deal_count + 1}
     if match.status == S.FINISHED and not match.competition.requires_confirmation:

@@ -54,6 +54,7 @@ RESULT_ROW_FIELDS = (
     "version", "updated_at", "status", "end", "deal_count", "home_total", "away_total", "table",
     "scheduled_start", "competition_id", "round_id", "home_team_id", "away_team_id", "home_team__name",
     "away_team__name", "competition__name", "competition__requires_confirmation", "round__number", "round__date",
+    "disputed_at",
 )  # fmt: skip
 
 
@@ -66,7 +67,7 @@ def round_result_rows(round: Round) -> QuerySet:
 
 RESULT_FIELDS = (
     "round_id", "table", "status", "end", "deal_count",
-    "home_team", "away_team", "home_total", "away_total", "home_points", "away_points",
+    "home_team", "away_team", "home_total", "away_total", "home_points", "away_points", "disputed_at",
 )  # fmt: skip
 
 

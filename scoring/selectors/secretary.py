@@ -4,8 +4,13 @@ selectors.protocols."""
 
 from __future__ import annotations
 
-from django.db.models import F, QuerySet
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import F, Q, QuerySet
 from django.http import Http404
+from django.utils.dateparse import parse_datetime
+from django.utils.text import capfirst
 
 from scoring import permissions
 from scoring.models import AuditEntry, Deal, Match
@@ -65,6 +70,48 @@ def match_with(pk: int, related: tuple[str, ...]) -> Match:
 def match_audit_entries(match: Match, limit: int = AUDIT_LIMIT) -> QuerySet[AuditEntry]:
     """The newest entries of the match's audit log, with who made them."""
     return match.audit_entries.select_related("user")[:limit]
+
+
+# What a deal's entry in the log lists when it changes: the fields as the protocol writes them,
+# and the deal scores they make (the running totals follow from these).
+DEAL_CHANGE_FIELDS = (
+    "home_cards", "home_natural", "home_mixed", "home_red3", "home_penalty", "home_melded",
+    "away_cards", "away_natural", "away_mixed", "away_red3", "away_penalty", "away_melded",
+    "out", "concealed", "end", "dealt_at",
+    "home_min_written", "away_min_written", "home_score_written", "away_score_written",
+    "home_total_written", "away_total_written", "home_score", "away_score",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    """One field of a deal as it was and as it became (the template formats the values)."""
+
+    label: str
+    before: Any
+    after: Any
+
+
+def deal_changes(entry: AuditEntry) -> list[FieldChange]:
+    """What a correction of a deal changed, field by field, from the log's before and after
+    snapshots (services.audit.deal_snapshot); empty for any other entry."""
+    if entry.action != "deal_correct":
+        return []
+    before = (entry.before or {}).get("deal") or {}
+    after = (entry.after or {}).get("deal") or {}
+    changes = []
+    for name in DEAL_CHANGE_FIELDS:
+        old, new = before.get(name), after.get(name)
+        if old == new:
+            continue
+        field = Deal._meta.get_field(name)
+        if field.choices:
+            labels = dict(field.flatchoices)
+            old, new = labels.get(old, old), labels.get(new, new)
+        elif name == "dealt_at":
+            old, new = (parse_datetime(value) if value else None for value in (old, new))
+        changes.append(FieldChange(capfirst(field.verbose_name), old, new))
+    return changes
 
 
 def match_deal(match: Match, number: int) -> Deal | None:

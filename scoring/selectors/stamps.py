@@ -26,8 +26,12 @@ def stamp_of(parts) -> str:
 
 
 def competition_row(competition: Competition) -> list:
-    """The competition's own fields as a page read them (its teams and entrants are read apart)."""
-    return sorted(model_to_dict(competition, exclude=["teams", "entrants"]).items())
+    """The competition's own fields as a page read them (its teams and entrants are read apart).
+    `archived` is set by closing its season, not by a form: model_to_dict leaves it out, so it is
+    named here (the page says it is an archive)."""
+    row = model_to_dict(competition, exclude=["teams", "entrants"])
+    row["archived"] = competition.archived
+    return sorted(row.items())
 
 
 def competition_document_stamp(competition: Competition) -> str:

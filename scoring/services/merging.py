@@ -5,8 +5,9 @@ duplicate is deleted, so its protocols and statistics count for the one kept.
 
 A merge is refused when what it would make is not valid: a team of one player twice, a player on
 both sides of a match or twice in one round, a team meeting itself or playing twice in one round,
-two user accounts or two member numbers for one person, a team with results (its protocols name its
-players; the team without results is merged into it).
+two user accounts for one person, a team with results (its protocols name its players; the team
+without results is merged into it). Two different member numbers for one person are a question,
+not a refusal: the secretary says which one the player kept keeps (`member_number`).
 
 `merge_plan` says what moves or why it cannot, for the confirmation page; `merge` does it in one
 transaction, planning again under locks, and logs it in the audit log.
@@ -39,10 +40,18 @@ class MergePlan:
     into: str  # the one kept
     moves: list[str] = field(default_factory=list)  # what moves to the one kept
     refusals: list[str] = field(default_factory=list)  # why it cannot be done
+    # Players with two different member numbers: (the kept one's, the duplicate's); which one the
+    # player kept keeps is asked, and `member_number` is the answer.
+    member_numbers: tuple[str, ...] = ()
+    member_number: str = ""
+
+    @property
+    def needs_member_number(self) -> bool:
+        return bool(self.member_numbers) and self.member_number not in self.member_numbers
 
     @property
     def allowed(self) -> bool:
-        return not self.refusals
+        return not self.refusals and not self.needs_member_number
 
 
 def _match_name(match: Match) -> str:
@@ -58,10 +67,11 @@ def _round_name(round_: Round) -> str:
     return f"{round_} · {round_.competition}"
 
 
-def merge_plan(duplicate, kept) -> MergePlan:
-    """What merging `duplicate` into `kept` moves, or why it cannot be done."""
+def merge_plan(duplicate, kept, *, member_number: str = "") -> MergePlan:
+    """What merging `duplicate` into `kept` moves, or why it cannot be done. For two players with
+    different member numbers, `member_number` is the one the player kept keeps (else it is asked)."""
     if isinstance(duplicate, Player) and isinstance(kept, Player):
-        return _player_plan(duplicate, kept)
+        return _player_plan(duplicate, kept, member_number=member_number)
     if isinstance(duplicate, Team) and isinstance(kept, Team):
         return _team_plan(duplicate, kept)
     raise TypeError((duplicate, kept))
@@ -82,7 +92,7 @@ def _player_sides(match: Match, player_id: int) -> set[str]:
     return sides
 
 
-def _player_plan(duplicate: Player, kept: Player) -> MergePlan:
+def _player_plan(duplicate: Player, kept: Player, *, member_number: str = "") -> MergePlan:
     plan = MergePlan("player", duplicate.name, kept.name)
     if duplicate.pk == kept.pk:
         plan.refusals.append(_("Choose another player: a player cannot be merged into itself."))
@@ -143,10 +153,11 @@ def _player_plan(duplicate: Player, kept: Player) -> MergePlan:
             "administrator to remove one first."
         ))
     if duplicate.member_number and kept.member_number and duplicate.member_number != kept.member_number:
-        plan.refusals.append(_(
-            "%(duplicate)s and %(kept)s have different member numbers (%(one)s, %(two)s): two people. "
-            "Clear the wrong number first if they are one."
-        ) % {**names, "one": duplicate.member_number, "two": kept.member_number})
+        # One person entered twice may well have been given two numbers (the same-name rule asks
+        # for them): the one kept keeps the number the secretary chooses.
+        plan.member_numbers = (kept.member_number, duplicate.member_number)
+        if member_number in plan.member_numbers:
+            plan.member_number = member_number
 
     for team in teams:
         plan.moves.append(_("team %(team)s: %(kept)s plays in it instead of %(duplicate)s") % {**names, "team": team.name})
@@ -168,10 +179,14 @@ def _player_plan(duplicate: Player, kept: Player) -> MergePlan:
         plan.moves.append(_("the user account %(user)s") % {"user": duplicate.user.get_username()})
     if duplicate.member_number and not kept.member_number:
         plan.moves.append(_("member number %(number)s") % {"number": duplicate.member_number})
+    if plan.member_numbers and not plan.needs_member_number:
+        other = next(number for number in plan.member_numbers if number != plan.member_number)
+        plan.moves.append(_("member number %(number)s (%(other)s is given up)") % {
+            "number": plan.member_number, "other": other})
     return plan
 
 
-def _merge_players(duplicate: Player, kept: Player) -> set[int]:
+def _merge_players(duplicate: Player, kept: Player, member_number: str = "") -> set[int]:
     """Move every reference from `duplicate` to `kept`; the ids of the matches whose players changed."""
     teams = list(Team.objects.filter(Q(player_one=duplicate) | Q(player_two=duplicate)))
     touched = set(Match.objects.filter(_matches(teams)).values_list("pk", flat=True))
@@ -192,7 +207,7 @@ def _merge_players(duplicate: Player, kept: Player) -> set[int]:
     if duplicate.user_id and not kept.user_id:
         kept.user_id = duplicate.user_id
         taken.append("user")
-    if duplicate.member_number and not kept.member_number:
+    if duplicate.member_number and (not kept.member_number or member_number == duplicate.member_number):
         kept.member_number = duplicate.member_number
         taken.append("member_number")
     if taken:
@@ -308,9 +323,10 @@ def _competitions_of(kind: str, duplicate, kept) -> list[Competition]:
 
 
 @transaction.atomic
-def merge(*, user, duplicate, kept) -> MergePlan:
+def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     """Merge `duplicate` into `kept` (two players, or two teams): every reference moves to `kept`
-    and `duplicate` is deleted. Refused (DomainError) when the result would not be valid."""
+    and `duplicate` is deleted. Refused (DomainError) when the result would not be valid, or when
+    two players' different member numbers leave open which one is kept (`member_number`)."""
     model = type(duplicate)
     if model is not type(kept) or model not in (Player, Team):
         raise TypeError((duplicate, kept))
@@ -321,13 +337,16 @@ def merge(*, user, duplicate, kept) -> MergePlan:
     if duplicate.pk not in locked or kept.pk not in locked:
         raise DomainError(_("The player or team is gone: someone deleted it meanwhile."))
     duplicate, kept = locked[duplicate.pk], locked[kept.pk]
-    plan = merge_plan(duplicate, kept)
-    if not plan.allowed:
+    plan = merge_plan(duplicate, kept, member_number=member_number)
+    if plan.refusals:
         raise DomainError(" ".join(plan.refusals))
+    if plan.needs_member_number:
+        raise DomainError(_("Choose which member number %(kept)s keeps: %(one)s or %(two)s.") % {
+            "kept": kept.name, "one": plan.member_numbers[0], "two": plan.member_numbers[1]})
     competitions = _competitions_of(plan.kind, duplicate, kept)
     for competition in competitions:
         require_open(competition)
-    touched = _merge_players(duplicate, kept) if plan.kind == "player" else _merge_teams(duplicate, kept)
+    touched = _merge_players(duplicate, kept, plan.member_number) if plan.kind == "player" else _merge_teams(duplicate, kept)
     # The matches now name other players or another team: their pages, documents and cached copies
     # are made anew (their version and time of change are what the stamps read).
     Match.objects.filter(pk__in=touched).update(version=F("version") + 1, updated_at=timezone.now())

@@ -12,6 +12,7 @@ The figures come from scoring.selectors.history; the charts are drawn by scoring
 from __future__ import annotations
 
 from django import template
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.charts import Chart, bar_chart, line_chart
@@ -26,7 +27,7 @@ register = template.Library()
 def rating_chart(player, points) -> str | None:
     if len(points) < 2:
         return None
-    # The start (1500) is drawn as match 0, so the first match's change shows too.
+    # The start (1500) is drawn before the first match, so the first match's change shows too.
     values = [START] + [p.rating for p in points]
     return line_chart(
         Chart(
@@ -38,9 +39,10 @@ def rating_chart(player, points) -> str | None:
                 "count": len(points), "first": rating_text(values[1]), "last": rating_text(values[-1]),
                 "low": rating_text(min(values)), "high": rating_text(max(values)),
             },
-            x_label=_("Rated match"),
+            x_label=_("Date of the match"),
             y_label=_("Rating"),
-            labels=[str(i) for i in range(len(values))],
+            # The day each match was played (the start, 1500, before the first).
+            labels=[_("start")] + [date_format(p.when, "j b") if p.when else "" for p in points],
             values=values,
             ident=f"rating-{player.pk}",
         )

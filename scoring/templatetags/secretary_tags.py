@@ -4,7 +4,15 @@ engine computes the numbers."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django import template
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from scoring.selectors.protocols import is_disputed, match_status_label
+from scoring.selectors.secretary import deal_changes
 
 from .public_format import format_match_points, format_points, has_score, protocol_cell
 
@@ -26,6 +34,19 @@ def match_points(value) -> str:
 # Whether a match has a score to show: the public pages' filter (selectors.protocols.has_score).
 register.filter("has_score", has_score)
 register.filter("protocol_cell", protocol_cell)
+
+
+@register.filter
+def status_label(match) -> str:
+    """The status a match's badge shows: a protocol the other side disputed is back with the
+    home secretary as finished, and says it is disputed until it is submitted again."""
+    return match_status_label(match)
+
+
+@register.filter
+def status_key(match) -> str:
+    """The badge's style: the match's status, or "disputed" (status_label)."""
+    return "disputed" if is_disputed(match) else match.status
 
 
 @register.simple_tag
@@ -78,3 +99,22 @@ def paper_cell(side, key: str):
     if key == "out":
         return side.breakdown.going_out
     return getattr(side, key)
+
+
+# What a correction of a deal changed, field by field (the log on the protocol page).
+register.filter("deal_changes", deal_changes)
+
+
+@register.filter
+def change_value(value) -> str:
+    """A logged value as the protocol page shows it: 5 120, −40, yes/no, a time, or a dash for
+    nothing written."""
+    if value is None or value == "":
+        return "–"
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, int):
+        return format_points(value)
+    if isinstance(value, datetime):
+        return date_format(timezone.localtime(value), "H:i")
+    return str(value)

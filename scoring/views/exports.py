@@ -36,6 +36,7 @@ from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
 from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
+from scoring.site_address import site_url
 
 
 def export_response(export: Export) -> HttpResponse:
@@ -104,7 +105,7 @@ class ExportView(View):
         if stamp is None:
             return export_response(self.export())
         parts = [type(self).__name__, *map(str, kwargs.values()), request.GET.get("round", ""),
-                 get_language(), timezone.localdate().isoformat(), stamp]  # fmt: skip
+                 get_language(), timezone.localdate().isoformat(), stamp, site_url()]  # fmt: skip
         key = "document:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
         documents = caches["documents"]
         cached = documents.get(key)

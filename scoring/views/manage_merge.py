@@ -24,6 +24,9 @@ MODELS = {"player": Player, "team": Team}
 class MergeForm(forms.Form):
     # The queryset is set from the candidates when the form is made.
     into = forms.ModelChoiceField(queryset=None, label=gettext_lazy("Merge into"))
+    # Two players with different member numbers: the one the player kept keeps (the plan checks it
+    # is one of the two). Asked on the confirmation, not with the choice of whom to keep.
+    member_number = forms.CharField(required=False, max_length=30, widget=forms.HiddenInput)
 
     def __init__(self, *args, candidates: list, kind: str, **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,12 +67,13 @@ class MergeView(LoginRequiredMixin, View):
 
     def page(self, form, *, error=None, status=200):
         kept = form.cleaned_data["into"] if form.is_bound and form.is_valid() else None
+        number = form.cleaned_data.get("member_number", "") if kept is not None else ""
         context = {
             "object": self.object,
             "kind": self.kind,
             "form": form,
             "kept": kept,
-            "plan": services.merge_plan(self.object, kept) if kept is not None else None,
+            "plan": services.merge_plan(self.object, kept, member_number=number) if kept is not None else None,
             "back_url": self.back_url(),
             "error": error,
         }
@@ -85,7 +89,9 @@ class MergeView(LoginRequiredMixin, View):
             return self.page(form)
         kept = form.cleaned_data["into"]
         try:
-            plan = services.merge(user=request.user, duplicate=self.object, kept=kept)
+            plan = services.merge(
+                user=request.user, duplicate=self.object, kept=kept, member_number=form.cleaned_data["member_number"]
+            )
         except services.DomainError as refusal:
             return self.page(form, error=refusal.message, status=409)
         messages.success(request, _("Merged: %(name)s into %(into)s.") % {"name": plan.name, "into": plan.into})

@@ -1,7 +1,8 @@
 """Copying a paper protocol on a phone (Chromium's mobile emulation: 390 px, touch): card points
 below zero come from the keyboard (the fields do not ask for the digits-only keypad, which has no
 minus key), the written minimum, deal score and total stand in each side's fields in the paper's
-order, and the check with the save button stays in sight beside the fields being typed."""
+order, and the check with the save button stays in sight beside the fields being typed, folded to
+at most a quarter of the screen."""
 
 from __future__ import annotations
 
@@ -57,10 +58,56 @@ def test_a_paper_protocol_is_copied_on_a_phone_with_negative_numbers(live_server
     total.evaluate("e => e.scrollIntoView({block: 'nearest'})")
     assert in_view(total)
     assert total.evaluate("e => e.getBoundingClientRect().bottom <= document.querySelector('.deal-layout__result').getBoundingClientRect().top")
-    assert in_view(page.locator("#preview-away-score")) and in_view(page.get_by_role("button", name="Spara giv 1"))
+    # Folded, the check shows the new totals and whether the deal can be saved.
+    glance = page.locator("#live-glance")
+    expect(glance).to_contain_text("Inga problem")
+    expect(glance).to_contain_text("Summa 1\u202f885 – −65")
+    assert in_view(glance) and in_view(page.get_by_role("button", name="Spara giv 1"))
 
     page.get_by_role("button", name="Spara giv 1").tap()
     expect(page.locator("#total-away")).to_have_text(points(-65))
     deal = Deal.objects.get()
     assert (deal.away_cards, deal.home_cards) == (-65, 485)
+    assert problems == []
+
+
+PANEL = """() => { const r = document.querySelector('.deal-layout__result').getBoundingClientRect();
+  return {top: r.top, height: r.height, screen: innerHeight}; }"""
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("width,height", [(320, 597), (320, 450), (390, 844), (390, 450)])
+def test_the_check_panel_takes_at_most_a_quarter_of_a_phone_screen_and_folds(live_server, browser, width, height):
+    """450 px high is a phone with its keyboard open. Folded (as it opens), the check at the foot
+    of the screen is one row: whether the deal can be saved, the new totals and the save button.
+    Its summary unfolds it to the whole check and folds it again."""
+    setup = f.protocol_setup()
+    page, problems = open_page(browser, **{**PHONE, "width": width, "height": height})
+    log_in(page, live_server.url, "sekreterare")
+    page.goto(live_server.url + reverse("scoring:match-protocol", args=[setup["match"].pk]))
+    page.locator("input[name=home_cards]").fill("120")
+    page.locator("input[name=home_red3]").fill("1")  # counts nothing here: a note
+    away = page.locator("input[name=away_cards]")
+    away.tap()
+    glance = page.locator("#live-glance")
+    expect(glance).to_contain_text("1 anmärkning")
+    expect(glance).to_contain_text("Summa 120 – 0")
+
+    panel = page.evaluate(PANEL)
+    assert panel["height"] <= panel["screen"] / 4, panel
+    assert panel["top"] + panel["height"] <= panel["screen"] + 1, panel
+    assert in_view(glance) and in_view(page.get_by_role("button", name="Spara giv 1"))
+    assert in_view(away)
+    assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+    details = page.locator("details.live-check")
+    expect(page.locator("#preview-home-score")).to_be_hidden()
+    page.locator(".live-check__summary").tap()
+    expect(details).to_have_attribute("open", "")
+    expect(page.locator("#preview-home-score")).to_be_visible()
+    expect(page.locator(".preview__warnings")).to_contain_text("inte behöver skrivas")
+    assert in_view(page.get_by_role("button", name="Spara giv 1"))
+    page.locator(".live-check__summary").tap()
+    expect(page.locator("#preview-home-score")).to_be_hidden()
+    assert page.evaluate(PANEL)["height"] <= height / 4
     assert problems == []

@@ -225,3 +225,29 @@ def test_standings_after_a_round(played, english):
 
     assert "Standings after round 1" in text
     assert "Hemmalaget" in row_line(text, 1)
+
+
+def test_match_protocol_prints_the_minute_each_deal_was_dealt_where_recorded(played, english):
+    """Timed matches may record when each deal was dealt (RULES.md, `dealt`): the official protocol
+    prints it in a column after the deal's number; a deal without one leaves its cell empty."""
+    from datetime import timedelta
+
+    from scoring.models import Deal
+
+    match = played["match"]
+    without = pdf_text(pdf.match_protocol_pdf(match).content)
+    assert "Minute" not in without
+
+    started = match.started_at or match.updated_at
+    match.started_at = started
+    match.save(update_fields=["started_at"])
+    for number, minute in ((1, 0), (2, 7), (3, 12.5)):
+        Deal.objects.filter(match=match, number=number).update(dealt_at=started + timedelta(minutes=minute))
+
+    text = pdf_text(pdf.match_protocol_pdf(match).content)
+    assert "Minute = the minute of the match at which the deal was dealt." in text
+    assert row_line(text, 1).startswith("1 0 50 ")
+    assert row_line(text, 2).startswith("2 7 ")
+    assert row_line(text, 3).startswith("3 12.5 ")
+    assert row_line(text, 4).startswith("4 ")
+    assert not row_line(text, 4).startswith("4 0 ")

@@ -102,7 +102,7 @@ def test_a_club_night_on_a_phone_and_a_desk(live_server, browser, width):
     page.get_by_role("button", name="Spara spelarna").click()
     expect(page.locator(".messages")).to_contain_text("Spelarna är sparade")
     page.goto(live_server.url + reverse("scoring:manage-individual", args=[night.pk]))
-    page.get_by_label("Lottningens frö").fill("2026")
+    page.get_by_label("Lottningsnummer").fill("2026")
     page.get_by_role("button", name="Lotta omgång 1").click()
     expect(page.locator(".messages")).to_contain_text("Omgång 1 är lottad")
     assert page_width(page) <= width

@@ -145,3 +145,12 @@ def test_the_players_table_is_in_the_competition_pdf_and_workbook(night):
     header = next(i for i, r in enumerate(rows) if r[:2] == ("Plac.", "Spelare"))
     assert len(rows) - header - 1 == 8
     assert rows[header + 1][5] == 1  # the winners of round 1 on top, 1 match point
+
+
+def test_the_players_page_says_in_plain_words_how_round_one_was_drawn(client, night):
+    user, competition = night["secretary"], night["competition"]
+    individual_signup(competition=competition, players=night["players"], user=user)
+    individual_pair_round(competition=competition, user=user, seed=2026)
+    html = client.get(reverse("scoring:competition-players", args=[competition.pk])).content.decode()
+    assert "Omgång 1 lottades med lottningsnummer 2026: lottas det om med samma nummer blir paren desamma." in html
+    assert "frö" not in html

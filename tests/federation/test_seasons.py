@@ -86,3 +86,37 @@ def test_competition_page_charts_each_teams_place_round_by_round(client, federat
     # after round 2 (1.5 points) first.
     assert re.findall(r'<td class="num">(\d+)</td>', row) == ["2", "1"]
     assert html.count('role="img"') == 4
+
+
+def test_the_rating_chart_runs_by_date_and_its_numbers_are_in_sight(client, federation):
+    from django.utils.formats import date_format
+
+    from scoring.selectors.history import rating_points
+
+    from datetime import datetime, timezone as dt_timezone
+
+    for day, key in enumerate(("o1", "r1", "r2", "r3", "r4", "pending"), start=1):
+        Match.objects.filter(pk=federation["matches"][key].pk).update(
+            started_at=datetime(2026, 10, day * 3, 18, 30, tzinfo=dt_timezone.utc))
+    anna = federation["players"]["Anna"]
+    html = client.get(reverse("scoring:player-detail", args=[anna.pk])).content.decode()
+    svg = html.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "Matchens datum" in svg and "Match med rating" not in svg
+    x_labels = re.findall(r'<text x="[\d.]+" y="245" text-anchor="[a-z]+" fill="[^"]+">([^<]*)</text>', svg)
+    points = rating_points(anna)
+    assert all(point.when for point in points)
+    assert x_labels == ["start", *(date_format(point.when, "j b") for point in points)]
+    # The table of the chart's numbers is shown as it is, not folded away in a <details>.
+    numbers = html.split('class="chart-numbers"', 1)
+    assert len(numbers) == 2 and "<table" in numbers[1]
+    assert "<details" not in html.split('id="rating-heading"', 1)[1].split("</section>", 1)[0]
+
+
+def test_a_closed_season_s_competition_page_says_it_is_an_archive(client, federation):
+    notice = "Säsongen 2025/26 är avslutad: sidan är dess arkiv."
+    old = reverse("scoring:competition-detail", args=[federation["old"].pk])
+    assert notice not in client.get(old).content.decode()
+    season_close(name="2025/26", user=make_admin())
+    assert notice in client.get(old).content.decode()
+    series = client.get(reverse("scoring:competition-detail", args=[federation["series"].pk])).content.decode()
+    assert "är avslutad: sidan är dess arkiv" not in series

@@ -58,3 +58,48 @@ def test_a_forged_host_is_not_printed(client, league, settings):
     text = pdf_text(response.content)
     assert "6666" not in text
     assert "canasta.example.org" in text
+
+
+@pytest.fixture
+def debug_without_site_url(settings):
+    """`runserver 0.0.0.0:8010` in debug with no SITE_URL set (canastaclub/settings.py)."""
+    settings.DEBUG = True
+    settings.SITE_URL = "http://127.0.0.1:8000"
+    settings.SITE_URL_FOLLOWS_REQUEST = True
+    settings.ALLOWED_HOSTS = ["localhost", "testserver"]
+    return settings
+
+
+def test_in_debug_without_site_url_printed_links_follow_the_request(client, league, debug_without_site_url):
+    client.force_login(league["secretary"])
+    url = reverse("scoring:match-protocol-pdf", args=[league["played"].pk])
+    text = pdf_text(client.get(url, HTTP_HOST="localhost:8010").content)
+    assert f"http://localhost:8010/matches/{league['played'].pk}/" in text
+    assert "127.0.0.1:8000" not in text
+    # With debug off SITE_URL holds, whatever the request's host (and no document made for the
+    # other address is served from the documents cache).
+    debug_without_site_url.DEBUG = False
+    text = pdf_text(client.get(url, HTTP_HOST="localhost:8010").content)
+    assert f"http://127.0.0.1:8000/matches/{league['played'].pk}/" in text
+    assert "8010" not in text
+
+
+def test_in_debug_without_site_url_mailed_links_follow_the_request(
+    client, debug_without_site_url, django_capture_on_commit_callbacks
+):
+    from django.core import mail
+
+    from tests.factories import EXPORT_SAMPLE_DEALS, play_match, protocol_setup
+
+    setup = protocol_setup()
+    setup["away_captain"].email = "bortakapten@example.org"
+    setup["away_captain"].save()
+    match = play_match(setup["match"], setup["secretary"], EXPORT_SAMPLE_DEALS)
+    client.force_login(setup["secretary"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("scoring:match-submit", args=[match.pk]), {"version": match.version}, HTTP_HOST="localhost:8010"
+        )
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert f"http://localhost:8010/matches/{match.pk}/protocol/" in mail.outbox[0].body

@@ -109,14 +109,25 @@ def test_players_who_met_each_other_or_share_a_round_are_not_merged(club):
     assert "två matcher i omgången" in refused(fourth.player_one, elsewhere)
 
 
-def test_two_accounts_or_two_member_numbers_are_two_people(club):
+def test_two_accounts_are_two_people_and_two_member_numbers_a_question(club):
     one = f.make_player("Anna", club=club["club"], user=f.make_user())
     two = f.make_player("anna", club=club["club"], user=f.make_user())
     assert "en person har ett konto" in refused(two, one)
 
+    # One person entered twice gets two numbers (the same-name rule asks for them): the merge asks
+    # which one the player kept keeps, and keeps it.
     three = f.make_player("Bo", club=club["club"], member_number="1")
     four = f.make_player("bo", club=club["club"], member_number="2")
-    assert "olika medlemsnummer" in refused(four, three)
+    plan = services.merge_plan(four, three)
+    assert not plan.allowed and plan.refusals == [] and plan.member_numbers == ("1", "2")
+    with pytest.raises(services.DomainError, match="Välj vilket medlemsnummer Bo behåller: 1 eller 2"):
+        services.merge(user=club["secretary"], duplicate=four, kept=three)
+    with pytest.raises(services.DomainError, match="Välj vilket medlemsnummer"):
+        services.merge(user=club["secretary"], duplicate=four, kept=three, member_number="3")
+    plan = services.merge(user=club["secretary"], duplicate=four, kept=three, member_number="2")
+    assert "medlemsnummer 2 (1 lämnas)" in plan.moves
+    three.refresh_from_db()
+    assert three.member_number == "2" and not Player.objects.filter(pk=four.pk).exists()
 
 
 def test_a_player_of_another_club_is_not_merged_and_no_stranger_merges(club):

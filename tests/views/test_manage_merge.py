@@ -69,3 +69,51 @@ def test_only_the_clubs_own_players_are_offered(client, club):
     assert "Välj spelaren som ska finnas kvar." in response.content.decode()
     assert Player.objects.filter(pk=two.pk).exists() and Player.objects.filter(pk=stranger.pk).exists()
     assert one.pk != stranger.pk
+
+
+def test_a_player_entered_twice_is_no_dead_end(client, club):
+    """"anna andersson" added beside "Anna Andersson": the same-name warning offers the player there
+    is, the club's list shows both together with the merge, editing the number away offers the
+    merge, and the merge asks which member number is kept (no refusal for the numbers)."""
+    import re
+
+    anna = f.make_player("Anna Andersson", club=club, member_number="101")
+    f.make_player("Bo Berg", club=club)
+    create = reverse("scoring:manage-player-create", args=[club.pk])
+    page = client.post(create, {"name": "anna andersson", "member_number": ""}).content.decode()
+    assert "Klubben har redan en spelare som heter anna andersson" in page
+    assert f'href="{reverse("scoring:manage-player-edit", args=[anna.pk])}">Öppna Anna Andersson</a>' in page
+
+    assert client.post(create, {"name": "anna andersson", "member_number": "102"}).status_code == 302
+    twin = Player.objects.get(name="anna andersson")
+    club_page = client.get(reverse("scoring:manage-club", args=[club.pk])).content.decode()
+    names = re.findall(r'class="manage-list__name" href="/manage/players/\d+/">([^<]+)</a>', club_page)
+    # Side by side whatever the letter case (which of the two comes first is the collation's).
+    assert sorted(names[:2]) == ["Anna Andersson", "anna andersson"] and names[2] == "Bo Berg"
+    offer = f'{merge_url(twin)}?into={anna.pk}'
+    assert offer in club_page and "Samma namn som Anna Andersson." in club_page
+
+    edit = client.post(reverse("scoring:manage-player-edit", args=[twin.pk]), {"name": "anna andersson", "member_number": ""})
+    assert edit.status_code == 200 and offer in edit.content.decode()
+
+    question = client.get(merge_url(twin), {"into": anna.pk}).content.decode()
+    assert "De kan inte slås ihop" not in question
+    assert "anna andersson och Anna Andersson har olika medlemsnummer. Vilket ska behållas?" in question
+    assert client.post(merge_url(twin), {"into": anna.pk}).status_code == 200  # no number chosen
+    assert Player.objects.filter(pk=twin.pk).exists()
+    assert client.post(merge_url(twin), {"into": anna.pk, "member_number": "102"}).status_code == 302
+    anna.refresh_from_db()
+    assert anna.member_number == "102" and not Player.objects.filter(pk=twin.pk).exists()
+
+
+def test_the_team_form_lists_players_by_name_in_any_case_with_member_numbers(client, club):
+    import re
+
+    f.make_player("bo", club=club)
+    f.make_player("Anna", club=club, member_number="7")
+    f.make_player("Örjan", club=club)
+    f.make_player("Cecilia", club=club)
+    page = client.get(reverse("scoring:manage-team-create", args=[club.pk])).content.decode()
+    select = page.split('name="player_one"', 1)[1].split("</select>", 1)[0]
+    assert re.findall(r'<option value="\d+">([^<]+)</option>', select) == [
+        "Anna (medlemsnummer 7)", "bo", "Cecilia", "Örjan"]

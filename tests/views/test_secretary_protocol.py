@@ -333,6 +333,21 @@ def test_a_correction_with_a_reason_recomputes_and_is_logged(client, s):
     assert "Skrivfel, pappret säger 100" in log
 
 
+def test_the_log_of_a_corrected_deal_shows_its_old_and_new_values(client, s):
+    match = s["match"]
+    match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
+    url = reverse("scoring:deal-correct", args=[match.pk, 1])
+    client.post(url, deal_data(match.version, home_cards=465, home_natural=2, home_mixed=1, away_cards=-40,
+                               out="home", reason="Pappret säger 465"))  # fmt: skip
+
+    html = client.get(protocol(match)).content.decode()
+    changes = re.search(r'<ul class="audit-changes">(.*?)</ul>', html, re.S)
+    assert changes, "no list of changes in the log"
+    lines = [re.sub(r"<[^>]+>", "", line).strip() for line in re.findall(r"<li>(.*?)</li>", changes.group(1))]
+    # Only what changed: the card points typed and the deal score they make.
+    assert lines == ["Hemmalagets kortpoäng: 485 → 465", f"Hemmalagets givpoäng: 1{THIN}885 → 1{THIN}865"]
+
+
 def test_a_correction_that_breaks_the_rules_is_refused_with_the_values_kept(client, s):
     match = services.deals_record(match=s["match"], user=s["secretary"], entry=f.winning_deal(1), expected_version=1)
     url = reverse("scoring:deal-correct", args=[match.pk, 1])
@@ -547,14 +562,30 @@ def test_a_correction_without_a_reason_shows_the_deal_s_problems_too(client, s):
     assert "orsak" in slot(html, "reason").lower()
 
 
-def test_red_threes_say_they_count_0_where_the_rules_do_not_count_them(client, s):
+def test_red_threes_say_they_count_nothing_where_the_rules_do_not_count_them(client, s):
     match = s["match"]
     assert match.competition.rules_key == "sv-tavling"
-    hint = "Ger 0 poäng enligt dessa regler"
+    hint = "De räknas inte enligt dessa regler och behöver inte skrivas."
     assert client.get(protocol(match)).content.decode().count(hint) == 2  # one per side
     match.competition.rules_key = "sv-hem"
     match.competition.save()
     assert hint not in client.get(protocol(match)).content.decode()
+
+
+def test_the_red_three_hint_and_its_warning_say_the_same(client, s):
+    """The hint under the field and the warning when red threes are written agree: they count
+    nothing and need not be written (RULES.md, red-threes-not-counted); neither asks for them."""
+    match = s["match"]
+    page = client.get(protocol(match)).content.decode()
+    html = client.post(
+        check(match), {"version": match.version, "home_cards": "120", "home_red3": "1", "away_cards": "0"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    warning = "fast de inte räknas och inte behöver skrivas enligt dessa regler"
+    assert warning in html
+    for text in (page, html):
+        assert "skriv dem ändå" not in text
+        assert "för protokollet" not in text
 
 
 def test_a_match_planned_for_a_later_day_says_so_before_its_first_deal(client, s):
@@ -588,3 +619,22 @@ def test_for_an_away_team_without_a_captain_its_club_s_secretary_confirms(client
     assert client.post(reverse("scoring:match-confirm", args=[match.pk]), {"version": match.version}).status_code == 302
     match.refresh_from_db()
     assert match.status == Match.Status.CONFIRMED and match.confirmed_by == away_secretary
+
+
+def test_a_disputed_protocol_s_badge_says_disputed_until_it_is_submitted_again(client, s):
+    match = finished(s)
+    match = services.match_submit(match=match, user=s["secretary"], expected_version=match.version)
+    match = services.match_dispute(match=match, user=s["away_captain"], reason="Giv 2 är fel", expected_version=match.version)
+
+    def badges(path):
+        html = client.get(path).content.decode()
+        return [re.sub(r"\s+", " ", text).strip() for text in re.findall(r'<span class="status status--[^"]*">(.*?)</span>', html, re.S)]
+
+    assert badges(protocol(match)) == ["Ifrågasatt"]
+    assert "Ifrågasatt" in badges(reverse("scoring:my-matches"))
+    assert "Avslutad" not in badges(reverse("scoring:my-matches"))
+    public = client.get(reverse("scoring:match-detail", args=[match.pk])).content.decode()
+    assert "Ifrågasatt, åter hos hemmalagets sekreterare" in public
+
+    match = services.match_submit(match=match, user=s["secretary"], expected_version=match.version)
+    assert badges(protocol(match)) == ["Väntar på bekräftelse"]

@@ -14,6 +14,8 @@
  *   leaving the page would cut the check off halfway, which the browser reports as an error.
  * - Canasta points typed where the paper has points, not counts: the live check says which counts
  *   they make (or asks which, or empties them while undecided), and they go into the count fields.
+ * - The live check is folded on a phone (one row at the foot of the screen, protocol.css) and open
+ *   on a wide screen, where it is a column beside the fields; turning a tablet refolds it.
  * No score is computed here: the numbers come from the server's engine.
  */
 (function () {
@@ -142,6 +144,15 @@
     });
   }
 
+  // The width at which protocol.css puts the check beside the fields (64em).
+  var WIDE = window.matchMedia ? window.matchMedia("(min-width: 64em)") : null;
+
+  function foldTheCheck() {
+    document.querySelectorAll("details.live-check").forEach(function (details) {
+      details.open = !WIDE || WIDE.matches;
+    });
+  }
+
   var sending = false;
 
   function waitForTheCheck(event) {
@@ -181,8 +192,12 @@
   // Capturing, so the twin is in place before htmx (listening on the form) sends the check.
   document.addEventListener("input", markNotANumber, true);
   document.addEventListener("focusin", selectOnFocus);
+  if (WIDE && WIDE.addEventListener) {
+    WIDE.addEventListener("change", foldTheCheck);
+  }
   // htmx starts on DOMContentLoaded too; the timeout lets it attach its listeners first.
   document.addEventListener("DOMContentLoaded", function () {
+    foldTheCheck();
     showFirstProblem();
     window.setTimeout(checkWhatWasTypedEarly, 0);
   });
