@@ -10,6 +10,7 @@ from scoring.converters import IdConverter, NumberConverter
 
 from scoring.views import exports, manage, manage_delete, manage_merge, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import federation
+from scoring.views import table as table_views
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -122,4 +123,14 @@ urlpatterns = [
     path("competitions/<id:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
     path("manage/competitions/<id:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
     # -- end of federation
+    # -- table: entry at the table through a match's table link (no account), the round at a glance
+    path("t/sw.js", table_views.TableServiceWorkerView.as_view(), name="table-sw"),
+    path("t/<str:code>/", table_views.TablePageView.as_view(), name="table"),
+    path("t/<str:code>/state/", table_views.TableStateView.as_view(), name="table-state"),
+    path("t/<str:code>/check/", table_views.TableCheckView.as_view(), name="table-check"),
+    path("t/<str:code>/deals/", table_views.TableProposeView.as_view(), name="table-propose"),
+    path("t/<str:code>/answer/", table_views.TableAnswerView.as_view(), name="table-answer"),
+    path("t/<str:code>/confirm/", table_views.TableConfirmView.as_view(), name="table-confirm"),
+    path("t/<str:code>/photo/", table_views.TablePhotoView.as_view(), name="table-photo"),
+    # -- end of table
 ]
