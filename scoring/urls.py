@@ -11,6 +11,7 @@ from scoring.converters import IdConverter, NumberConverter
 from scoring.views import exports, manage, manage_delete, manage_merge, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import federation
 from scoring.views import table as table_views
+from scoring.views import table_manage
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -132,5 +133,19 @@ urlpatterns = [
     path("t/<str:code>/answer/", table_views.TableAnswerView.as_view(), name="table-answer"),
     path("t/<str:code>/confirm/", table_views.TableConfirmView.as_view(), name="table-confirm"),
     path("t/<str:code>/photo/", table_views.TablePhotoView.as_view(), name="table-photo"),
+    path("matches/<id:pk>/table-link/", table_manage.MatchTableLinkView.as_view(), name="match-table-link"),
+    path("matches/<id:pk>/photos/", table_manage.MatchPhotosView.as_view(), name="match-photos"),
+    path("matches/<id:pk>/photos/<id:photo>/", table_manage.MatchPhotoView.as_view(), name="match-photo"),
+    path("competitions/<id:pk>/rounds/<number:number>/tables/", table_manage.RoundTablesView.as_view(), name="round-tables"),
+    path(
+        "competitions/<id:pk>/rounds/<number:number>/tables/live/",
+        table_manage.RoundTablesLiveView.as_view(),
+        name="round-tables-live",
+    ),
+    path(
+        "competitions/<id:pk>/rounds/<number:number>/table-cards/",
+        table_manage.RoundTableCardsView.as_view(),
+        name="round-table-cards",
+    ),
     # -- end of table
 ]
