@@ -114,13 +114,14 @@ class TableRow:
     photos: int
 
 
+def round_matches(round_: Round):
+    """The round's matches by table, with their teams."""
+    return Match.objects.filter(round=round_).select_related("home_team", "away_team").order_by("table", "pk")
+
+
 def round_tables(round_: Round) -> list[TableRow]:
     """Every match of the round, by table, with its table's figures: a few queries for the round."""
-    matches = list(
-        Match.objects.filter(round=round_)
-        .select_related("home_team", "away_team")
-        .order_by("table", "pk")
-    )
+    matches = list(round_matches(round_))
     links = round_table_links(round_)
     counts = {
         row["match_id"]: row

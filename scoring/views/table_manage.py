@@ -187,7 +187,7 @@ class RoundTableCardsView(RoundAccessMixin, View):
     def get(self, request, pk, number):
         links = table_services.table_links_issue_for_round(round=self.round, user=request.user)
         cards = []
-        for match in self.round.matches.select_related("home_team", "away_team").order_by("table", "pk"):
+        for match in table_selectors.round_matches(self.round):
             link = links.get(match.pk)
             if link is not None:
                 cards.append({"match": match, **_link_context(link)})
