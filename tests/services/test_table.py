@@ -215,3 +215,19 @@ def test_finished_matches_get_no_new_link(setup):
     match.status = Match.Status.CONFIRMED
     match.save()
     assert table.table_link_issue(match=match, user=setup["secretary"]) is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_photo_is_in_the_backup_and_comes_back_from_it(tmp_path):
+    from django.core.management import call_command
+
+    setup = f.protocol_setup()
+    link = table.table_link_issue(match=setup["match"], user=setup["secretary"])
+    photo = table.match_photo_add(match=setup["match"], data=photo_bytes(), link=link)
+    kept = bytes(photo.image)
+    target = tmp_path / "backup.json"
+    call_command("backup", "--format", "json", "-o", str(target), stdout=io.StringIO())
+    call_command("flush", "--noinput", verbosity=0)
+    assert not MatchPhoto.objects.exists()
+    call_command("loaddata", str(target), verbosity=0)
+    assert bytes(MatchPhoto.objects.get().image) == kept
