@@ -31,6 +31,12 @@ def table_link_by_code(code: str) -> TableLink | None:
     )
 
 
+def match_open_proposals(match: Match):
+    """What the secretary should know of the table: deals waiting for the other team, rejected
+    deals and conflicts, latest first."""
+    return TableDeal.objects.filter(match=match).exclude(status=P.AGREED).order_by("-created_at", "-id")[:50]
+
+
 def match_table_link(match: Match) -> TableLink | None:
     """The match's table link in use, if any."""
     return TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()

@@ -13,6 +13,11 @@ gets: nothing is checked twice in two ways. A proposal carries an id made on the
 Every function runs in one transaction, locks the match row first (as the match services do, so
 one table's phones and the secretary's page are served one after the other) and logs what it did
 with the link's code.
+
+What the public pages show changes only through the match services called here (deals_record,
+deal_correct, match_declare_clock, match_confirm): they keep the match's version, its standings
+and whatever else marks a competition's pages as changed. The table's own rows (links, proposals,
+photos) are shown on no public page, so writing them changes none.
 """
 
 from __future__ import annotations
@@ -91,12 +96,6 @@ def normalise_code(text: str) -> str:
 def link_is_open(link: TableLink) -> bool:
     """The link works: not withdrawn, and its match not submitted, confirmed or void."""
     return link.withdrawn_at is None and link.match.status in LINK_STATUSES and not link.match.competition.archived
-
-
-def published(match: Match) -> None:
-    """The single place where the table's writes tell the rest of the site that a competition's
-    pages changed. The deal services called from here keep the match's version and standings;
-    a per-competition version for pages, once there is one, is moved here too."""
 
 
 # -- the link, for the home secretary -------------------------------------------------------------
@@ -352,7 +351,6 @@ def _agree(proposal: TableDeal, link: TableLink, match: Match, side: str, now: d
     proposal.save()
     audit_log(match=match, user=actor, action="table_deal_agree", after=_logged(proposal, link),
               object_type="table_deal", object_id=proposal.pk)  # fmt: skip
-    published(match)
 
 
 def _conflict_at_agreement(match: Match, proposal: TableDeal) -> str:
@@ -399,8 +397,7 @@ def table_protocol_confirm(*, link: TableLink, side: str) -> TableLink:
                   object_type="table_link", object_id=link.pk)  # fmt: skip
     if link.home_confirmed_at and link.away_confirmed_at and match.competition.table_confirmation:
         match_confirm(match=match, user=TableSide(link, both_sides_confirmed=True), expected_version=None)
-        published(match)
-    return link
+        return link
 
 
 # -- a photo of the signed paper ------------------------------------------------------------------------

@@ -50,7 +50,11 @@ class MatchTableLinkView(MatchAccessMixin, View):
 
     def get(self, request, pk):
         match = self.match
-        context = {"match": match, **_link_context(table_selectors.match_table_link(match))}
+        context = {
+            "match": match,
+            "proposals": table_selectors.match_open_proposals(match),
+            **_link_context(table_selectors.match_table_link(match)),
+        }
         return render(request, self.template_name, context)
 
     def post(self, request, pk):

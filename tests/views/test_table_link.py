@@ -180,7 +180,11 @@ def test_the_round_at_a_glance_shows_every_table_live(setup):
     assert response.status_code == 200
     html = response.content.decode()
     row = html.split(f'id="round-table-{match.pk}"')[1].split("</tr>")[0]
-    assert 'data-role="deals">1<' in row and 'data-role="waiting">1<' in row and 'data-role="rejected">1' in row
+    assert 'data-role="deals">1<' in row and 'data-role="waiting">1<' in row
+    rejected = row.split('data-role="rejected">')[1].split("</td>")[0]
+    assert ">1</a>" in rejected and "round-tables__alert" in row
+    # The rejected deal, with the reason, on the match's table-link page.
+    assert "fel" in client.get(reverse("scoring:match-table-link", args=[match.pk])).content.decode()
     assert "1\u202f885" in row
     assert f'id="round-table-{second.pk}"' in html
     page = client.get(reverse("scoring:round-tables", args=[match.competition.pk, 1]))
