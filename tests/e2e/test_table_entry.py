@@ -174,3 +174,30 @@ def test_the_clock_ends_the_match_after_the_final_signal(live_server, browser):
     page.reload()
     assert page.locator("#deal-form").count() == 0
     assert [p for p in problems if "404" not in p] == []
+
+
+def test_the_secretary_sees_every_table_of_the_round_live(live_server, browser):
+    from tests.e2e.test_protocol_entry import log_in
+
+    setup = table_setup(rules_key="sv-tavling")
+    match = setup["match"]
+    match.round.clock_started_at = timezone.now() - timedelta(minutes=5)
+    match.round.save()
+    second = f.make_match(competition=match.competition, table=2)
+    page, problems = open_page(browser)
+    log_in(page, live_server.url, "sekreterare")
+    page.goto(live_server.url + reverse("scoring:round-tables", args=[match.competition.pk, 1]))
+    row = page.locator(f"#round-table-{match.pk}")
+    expect(row.locator("[data-role=deals]")).to_have_text("0")
+    expect(page.locator(f"#round-table-{second.pk}")).to_be_visible()
+    expect(page.locator("#hall-clock [data-role=final-left]")).to_have_text(re.compile(r"^\d\d:\d\d$"))
+
+    # A deal agreed at the table, another waiting: the page shows them by itself.
+    table.table_deal_propose(link=setup["link"], client_id="1", side="home", number=1, entry=f.winning_deal(1),
+                             agreed_by_both=True)
+    table.table_deal_propose(link=setup["link"], client_id="2", side="away", number=2, entry=f.winning_deal(2))
+    expect(row.locator("[data-role=deals]")).to_have_text("1")
+    expect(row.locator("[data-role=waiting]")).to_have_text("1")
+    expect(row.locator("[data-role=totals]")).to_contain_text("1\u202f885")
+    expect(row.locator("[data-role=contact]")).not_to_contain_text("inte än")
+    assert problems == []

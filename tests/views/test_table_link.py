@@ -172,7 +172,7 @@ def test_the_round_at_a_glance_shows_every_table_live(setup):
     second = f.make_match(competition=match.competition, table=2)
     table.table_deal_propose(link=link, client_id="1", side="home", number=1, entry=f.winning_deal(1), agreed_by_both=True)
     waiting = table.table_deal_propose(link=link, client_id="2", side="home", number=2, entry=f.winning_deal(2))
-    table.table_deal_answer(link=link, proposal_id=waiting.pk, side="away", agree=False, reason="fel")
+    table.table_deal_answer(link=link, proposal_id=waiting.pk, side="away", agree=False, reason="kortpoängen stämmer inte")
     table.table_deal_propose(link=link, client_id="3", side="away", number=2, entry=f.winning_deal(2))
     client = Client()
     client.force_login(setup["secretary"])
@@ -184,7 +184,7 @@ def test_the_round_at_a_glance_shows_every_table_live(setup):
     rejected = row.split('data-role="rejected">')[1].split("</td>")[0]
     assert ">1</a>" in rejected and "round-tables__alert" in row
     # The rejected deal, with the reason, on the match's table-link page.
-    assert "fel" in client.get(reverse("scoring:match-table-link", args=[match.pk])).content.decode()
+    assert "kortpoängen stämmer inte" in client.get(reverse("scoring:match-table-link", args=[match.pk])).content.decode()
     assert "1\u202f885" in row
     assert f'id="round-table-{second.pk}"' in html
     page = client.get(reverse("scoring:round-tables", args=[match.competition.pk, 1]))
