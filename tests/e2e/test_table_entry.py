@@ -124,7 +124,11 @@ def test_two_deals_typed_offline_survive_a_reload_and_are_stored_once(live_serve
 def test_a_deal_the_other_team_rejects_is_marked(live_server, browser):
     setup = table_setup()
     home, _home_problems = open_table(browser, live_server, setup["link"])
+    # The engine's messages as the deal is typed, beside the field, as on the secretary's page.
+    type_deal(home, home_cards=123, away_cards=-40)
+    expect(home.locator("#problems-home_cards")).to_contain_text("Giv 1, hemmalaget")
     type_deal(home, home_cards=485, home_natural=2, home_mixed=1, away_cards=-40, out="home")
+    expect(home.locator("#problems-home_cards")).to_be_empty()
     home.locator("#deal-form [data-role=send]").tap()
     expect(home.locator(".table-waiting")).to_be_visible()
 
