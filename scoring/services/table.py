@@ -308,7 +308,7 @@ def table_deal_answer(*, link: TableLink, proposal_id: int, side: str, agree: bo
     link, match = _open_link(link)
     now = timezone.now()
     _touch(link, now)
-    proposal = TableDeal.objects.select_for_update().filter(match=match, pk=proposal_id).first()
+    proposal = TableDeal.objects.select_for_update(of=("self",)).filter(match=match, pk=proposal_id).order_by("pk").first()
     if proposal is None:
         raise MatchStateError(_("There is no such proposal at this table."))
     if proposal.status != P.WAITING:
