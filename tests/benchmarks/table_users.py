@@ -11,7 +11,9 @@ if there is none); from then on it acts without an account, through /t/<code>/ o
   waiting for it (a table's page asks for it while it is open).
 
 Request names: "table deal", "table agree", "table state". A deal counts as stored when the answer
-says "agreed"; TABLE_STORED counts them, for the round night to compare with the deals stored.
+says "agreed"; TABLE_STORED counts them (written to ROUND_NIGHT_TABLE_STORED when Locust quits), for
+the round night to compare with the deals stored. Where a secretary saves deals of the same match
+meanwhile, the table's deal is answered "conflict" (the protocol moved on), as at a real table.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import uuid
 from urllib.parse import urlsplit
 
 import gevent
-from locust import FastHttpUser, task
+from locust import FastHttpUser, events, task
 from requests.cookies import create_cookie
 
 DATA = json.loads(open(os.environ["ROUND_NIGHT_DATA"], encoding="utf-8").read())
@@ -41,6 +43,15 @@ WAITING = re.compile(r'data-proposal="(\d+)"')
 DEAL = {f"{side}_{name}": "0" for side in ("home", "away") for name in ("natural", "mixed", "red3", "penalty")}
 DEAL.update(home_cards="60", away_cards="-20", end="stock")
 JSON = {"Accept": "application/json"}
+
+
+@events.quitting.add_listener
+def write_table_stored(environment, **kwargs):
+    """The deals the tables posted and saw agreed, for the round night to count (ROUND_NIGHT_TABLE_STORED)."""
+    path = os.environ.get("ROUND_NIGHT_TABLE_STORED")
+    if path:
+        with open(path, "w", encoding="utf-8") as out:
+            json.dump(TABLE_STORED, out)
 
 
 class TableUser(FastHttpUser):
