@@ -142,7 +142,9 @@ def table_links_issue_for_round(*, round: Round, user) -> dict[int, TableLink]:
     """Every played match of the round with its table link (made where missing), by match id:
     for the round's blank protocols and table cards."""
     links = {}
-    for match in round.matches.select_related("competition", "home_team", "away_team"):
+    if round.competition.archived:
+        return links  # a closed season's round is played no more
+    for match in round.matches.filter(status__in=LINK_STATUSES).select_related("competition", "home_team", "away_team"):
         if permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition):
             link = table_link_issue(match=match, user=user)
             if link is not None:

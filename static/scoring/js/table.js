@@ -426,13 +426,17 @@
 
   // -- forms in the changing part: answers, confirmations, the time running out -------------------
 
+  var lastPressed = [null];
+
   function sendStateForm(event) {
     var target = event.target;
     if (target.tagName !== "FORM" || (target.method || "").toLowerCase() !== "post") {
       return;
     }
     event.preventDefault();
-    var fields = fieldsOf(target, event.submitter);
+    // Browsers without event.submitter: the button last pressed in the form.
+    var submitter = event.submitter || lastPressed[0];
+    var fields = fieldsOf(target, submitter);
     var kind = fields.filter(function (pair) { return pair[0] === "kind"; }).length ? "time_up" : "other";
     if (kind === "time_up") {
       var id = newId();
@@ -444,7 +448,7 @@
       url: target.action,
       kind: kind,
       both: true,
-      label: (event.submitter && event.submitter.textContent.trim()) || "",
+      label: (submitter && submitter.textContent.trim()) || "",
       fields: fields
     });
   }
@@ -511,6 +515,10 @@
       }
     }
     stateBox.addEventListener("submit", sendStateForm);
+    stateBox.addEventListener("click", function (event) {
+      var button = event.target.closest ? event.target.closest("button[type=submit]") : null;
+      lastPressed[0] = button;
+    });
     showQueue();
     showForm();
     startClock();
