@@ -224,3 +224,30 @@ def test_a_photo_from_the_table_is_shown_to_the_captains_and_secretaries_only(se
                          {"photo": SimpleUploadedFile("p.jpg", b"not an image", "image/jpeg")})  # fmt: skip
     assert text.status_code == 422 and MatchPhoto.objects.count() == 1
     assert Match.objects.get().status == "scheduled"
+
+
+def test_without_javascript_the_forms_post_and_the_page_comes_back(setup):
+    client, code = Client(), setup["link"].code
+    refused = client.post(reverse("scoring:table-propose", args=[code]),
+                          {"client_id": "n1", "side": "home", "kind": "deal", "number": "1", **DEAL, "home_cards": "123"})  # fmt: skip
+    assert refused.status_code == 422
+    assert 'id="problems-home_cards"' in refused.content.decode() and "123" in refused.content.decode()
+    sent = client.post(reverse("scoring:table-propose", args=[code]),
+                       {"client_id": "n2", "side": "home", "kind": "deal", "number": "1", **DEAL})  # fmt: skip
+    assert sent.status_code == 303 and sent["Location"] == reverse("scoring:table", args=[code])
+    proposal = TableDeal.objects.get()
+    agreed = client.post(reverse("scoring:table-answer", args=[code]), {"proposal": proposal.pk, "side": "away", "agree": "yes"})
+    assert agreed.status_code == 303 and Deal.objects.count() == 1
+
+
+def test_a_deal_the_secretary_entered_meanwhile_is_shown_as_a_conflict(setup):
+    client, code, match = Client(), setup["link"].code, setup["match"]
+    proposal = post_deal(client, code).json()["proposal"]
+    services.deals_record(match=match, user=setup["secretary"], entry=f.deal(1, home_cards=50, away_cards=30, end="stock"),
+                          expected_version=None)  # fmt: skip
+    answer = client.post(reverse("scoring:table-answer", args=[code]), {"proposal": proposal, "side": "away", "agree": "yes"},
+                         HTTP_ACCEPT="application/json")  # fmt: skip
+    assert answer.json()["result"] == "conflict"
+    state = client.get(reverse("scoring:table-state", args=[code])).content.decode()
+    assert "table-settled--conflict" in state
+    assert list(Deal.objects.values_list("home_cards", flat=True)) == [50]
