@@ -1,5 +1,6 @@
 """Services for entry at the table: the table link, deals proposed and agreed at the table, the
-clock's end, both sides' confirmation of the whole protocol, and photos of the signed paper.
+clock's end and both sides' confirmation of the whole protocol (the photo of the signed paper:
+services.photos).
 
 Terms: a *table link* is `/t/<code>/`; who holds it acts for the players at that table, without an
 account (`TableSide`, which the permissions know: scoring.permissions.holds_table_link). A
@@ -22,7 +23,6 @@ photos) are shown on no public page, so writing them changes none.
 
 from __future__ import annotations
 
-import io
 import secrets
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 from scoring import permissions
 from scoring.adapters import deal_to_entry, entry_to_fields
 from scoring.engine import DealEntry, replay
-from scoring.models import Match, MatchPhoto, Round, TableDeal, TableLink
+from scoring.models import Match, Round, TableDeal, TableLink
 
 from .audit import audit_log
 from .errors import DealProblemsError, DomainError, MatchStateError
@@ -52,8 +52,6 @@ CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 6
 # The link works while the match is played, and until both sides confirmed the ended protocol.
 LINK_STATUSES = (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED, S.FINISHED)
-PHOTO_MAX_BYTES = 8 * 1024 * 1024
-PHOTO_MAX_SIDE = 4000  # pixels; a phone's photo is re-encoded at most this large
 
 
 class TableSide:
@@ -118,7 +116,9 @@ def _create_link(match: Match, user) -> TableLink:
     raise DomainError(_("No table link could be made; try again."))
 
 
-def _lock_match(match: Match) -> Match:
+def lock_match(match: Match) -> Match:
+    """The match row, locked until the transaction ends (as the match services lock it), with what
+    deciding who may act reads; refused in a closed season."""
     locked = Match.objects.select_for_update(of=("self",)).select_related("competition", "home_team", "away_team").get(pk=match.pk)
     require_open(locked.competition)
     return locked
@@ -128,7 +128,7 @@ def _lock_match(match: Match) -> Match:
 def table_link_issue(*, match: Match, user) -> TableLink | None:
     """The match's table link in use, made now if it has none. None when the match is no longer
     played (a link would open nothing)."""
-    match = _lock_match(match)
+    match = lock_match(match)
     _may_manage_link(user, match)
     link = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
     if link is not None or match.status not in LINK_STATUSES:
@@ -156,7 +156,7 @@ def table_links_issue_for_round(*, round: Round, user) -> dict[int, TableLink]:
 def table_link_withdraw(*, match: Match, user, renew: bool = False, reason: str = "") -> TableLink | None:
     """The home secretary withdraws the match's link (a code seen by the wrong people), and with
     `renew` gives a new one; the old code opens nothing from now on."""
-    match = _lock_match(match)
+    match = lock_match(match)
     _may_manage_link(user, match)
     old = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
     if old is None and not renew:
@@ -180,9 +180,10 @@ def table_link_withdraw(*, match: Match, user, renew: bool = False, reason: str 
 # -- at the table -----------------------------------------------------------------------------------
 
 
-def _open_link(link: TableLink) -> tuple[TableLink, Match]:
-    """The link and its match, the match row locked; refused when the link no longer works."""
-    match = _lock_match(link.match)
+def lock_open_link(link: TableLink) -> tuple[TableLink, Match]:
+    """The link and its match, both rows locked until the transaction ends; refused
+    (PermissionDenied) when the link no longer works."""
+    match = lock_match(link.match)
     link = TableLink.objects.select_for_update().get(pk=link.pk)
     link.match = match
     if not link_is_open(link):
@@ -231,7 +232,7 @@ def table_deal_propose(
     stored the first time is answered, unchanged."""
     if side not in SIDES:
         raise MatchStateError(_("Say which team you are."))
-    link, match = _open_link(link)
+    link, match = lock_open_link(link)
     now = timezone.now()
     _touch(link, now)
     known = TableDeal.objects.filter(match=match, client_id=client_id).first()
@@ -307,7 +308,7 @@ def table_deal_answer(*, link: TableLink, proposal_id: int, side: str, agree: bo
     the secretary sees it). Answering again is answered with the proposal as it is."""
     if side not in SIDES:
         raise MatchStateError(_("Say which team you are."))
-    link, match = _open_link(link)
+    link, match = lock_open_link(link)
     now = timezone.now()
     _touch(link, now)
     proposal = TableDeal.objects.select_for_update(of=("self",)).filter(match=match, pk=proposal_id).order_by("pk").first()
@@ -385,7 +386,7 @@ def table_protocol_confirm(*, link: TableLink, side: str) -> TableLink:
     (match_confirm); otherwise the home secretary submits it as before."""
     if side not in SIDES:
         raise MatchStateError(_("Say which team you are."))
-    link, match = _open_link(link)
+    link, match = lock_open_link(link)
     if match.status != S.FINISHED or match.end not in (Match.End.TARGET, Match.End.CLOCK):
         raise MatchStateError(_("The match has not ended yet."))
     if TableDeal.objects.filter(match=match, status=P.WAITING).exists():
@@ -403,62 +404,3 @@ def table_protocol_confirm(*, link: TableLink, side: str) -> TableLink:
     if link.home_confirmed_at and link.away_confirmed_at and match.competition.table_confirmation:
         match_confirm(match=match, user=TableSide(link, both_sides_confirmed=True), expected_version=None)
         return link
-
-
-# -- a photo of the signed paper ------------------------------------------------------------------------
-
-
-def clean_photo(data: bytes) -> tuple[bytes, str, int, int]:
-    """The image re-encoded (JPEG or PNG as sent), turned upright and without its metadata
-    (location, camera, time): (bytes, content type, width, height). Refused unless Pillow reads it
-    as a JPEG or PNG within the size limits."""
-    from PIL import Image, ImageOps, UnidentifiedImageError
-
-    if len(data) > PHOTO_MAX_BYTES:
-        raise DomainError(_("The photo is larger than 8 MB."))
-    try:
-        with Image.open(io.BytesIO(data)) as probe:
-            kind = probe.format
-            if kind not in ("JPEG", "PNG"):
-                raise DomainError(_("Send a photo as JPEG or PNG."))
-            if probe.width * probe.height > 50_000_000:
-                raise DomainError(_("The photo has too many pixels."))
-            probe.verify()
-        with Image.open(io.BytesIO(data)) as image:
-            image = ImageOps.exif_transpose(image)
-            image.thumbnail((PHOTO_MAX_SIDE, PHOTO_MAX_SIDE))
-            out = io.BytesIO()
-            if kind == "JPEG":
-                image.convert("RGB").save(out, "JPEG", quality=85)
-                content_type = "image/jpeg"
-            else:
-                # Saved without `pnginfo` or `exif`: the text chunks and metadata stay behind.
-                image.save(out, "PNG")
-                content_type = "image/png"
-            return out.getvalue(), content_type, image.width, image.height
-    except DomainError:
-        raise
-    except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError, SyntaxError):
-        raise DomainError(_("The file is not a photo that can be read (JPEG or PNG).")) from None
-
-
-@transaction.atomic
-def match_photo_add(*, match: Match, data: bytes, user=None, link: TableLink | None = None) -> MatchPhoto:
-    """Attach a photo of the signed protocol: by the secretary, or from the table (`link`)."""
-    if link is not None:
-        link, match = _open_link(link)
-        actor = TableSide(link)
-    else:
-        match = _lock_match(match)
-        if not (permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition)):
-            raise PermissionDenied(_("You may not change this match."))
-        actor = user
-    image, content_type, width, height = clean_photo(data)
-    photo = MatchPhoto.objects.create(
-        match=match, image=image, content_type=content_type, width=width, height=height,
-        uploaded_by=user if link is None and getattr(user, "pk", None) else None, link=link,
-    )  # fmt: skip
-    audit_log(match=match, user=actor, action="match_photo_add",
-              after={"photo": photo.pk, "bytes": len(image), "link": link.code if link else None},
-              object_type="match_photo", object_id=photo.pk)  # fmt: skip
-    return photo

@@ -37,6 +37,7 @@ from scoring.forms.protocol import COUNT_FIELDS, SIDES, DealForm
 from scoring.models import TableDeal, TableLink
 from scoring.selectors import table as table_selectors
 from scoring.services import DealProblemsError, DomainError
+from scoring.services import photos
 from scoring.services import table as table_services
 
 from .secretary_base import place_problems, preview_deal
@@ -334,10 +335,10 @@ class TablePhotoView(TableLinkMixin):
         upload = request.FILES.get("photo")
         if upload is None:
             return self.refused(_("Choose a photo."), 400)
-        if upload.size > table_services.PHOTO_MAX_BYTES:
+        if upload.size > photos.PHOTO_MAX_BYTES:
             return self.refused(_("The photo is larger than 8 MB."), 413)
         try:
-            table_services.match_photo_add(match=self.link.match, data=upload.read(), link=self.link)
+            photos.match_photo_add(match=self.link.match, data=upload.read(), link=self.link)
         except DomainError as refusal:
             return self.refused(refusal.message, 422)
         if wants_json(request):

@@ -26,6 +26,7 @@ from scoring.selectors import table as table_selectors
 from scoring.selectors.protocols import document_rounds
 from scoring.selectors.public import hall_clock
 from scoring.services import DomainError
+from scoring.services import photos
 from scoring.services import table as table_services
 
 from .exports import can_print_blank_protocols
@@ -112,9 +113,9 @@ class MatchPhotosView(MatchAccessMixin, View):
         try:
             if upload is None:
                 raise DomainError(_("Choose a photo."))
-            if upload.size > table_services.PHOTO_MAX_BYTES:
+            if upload.size > photos.PHOTO_MAX_BYTES:
                 raise DomainError(_("The photo is larger than 8 MB."))
-            table_services.match_photo_add(match=match, data=upload.read(), user=request.user)
+            photos.match_photo_add(match=match, data=upload.read(), user=request.user)
         except DomainError as refusal:
             messages.error(request, refusal.message)
         else:

@@ -13,7 +13,7 @@ from PIL import Image
 
 from scoring import services
 from scoring.models import AuditEntry, Deal, Match, MatchPhoto, TableDeal
-from scoring.services import table
+from scoring.services import photos, table
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db
@@ -194,7 +194,7 @@ def photo_bytes(kind="JPEG") -> bytes:
 
 @pytest.mark.parametrize("kind", ["JPEG", "PNG"])
 def test_a_photo_is_kept_without_its_location(setup, kind):
-    photo = table.match_photo_add(match=setup["match"], data=photo_bytes(kind), link=setup["link"])
+    photo = photos.match_photo_add(match=setup["match"], data=photo_bytes(kind), link=setup["link"])
     with Image.open(io.BytesIO(bytes(photo.image))) as stored:
         assert stored.format == kind and not stored.getexif()
         assert (stored.width, stored.height) == (40, 30)
@@ -203,9 +203,9 @@ def test_a_photo_is_kept_without_its_location(setup, kind):
 
 def test_what_is_not_a_photo_is_refused(setup):
     with pytest.raises(services.DomainError):
-        table.match_photo_add(match=setup["match"], data=b"GIF89a not really", user=setup["secretary"])
+        photos.match_photo_add(match=setup["match"], data=b"GIF89a not really", user=setup["secretary"])
     with pytest.raises(PermissionDenied):
-        table.match_photo_add(match=setup["match"], data=photo_bytes(), user=setup["away_captain"])
+        photos.match_photo_add(match=setup["match"], data=photo_bytes(), user=setup["away_captain"])
     assert not MatchPhoto.objects.exists()
 
 
@@ -223,7 +223,7 @@ def test_a_photo_is_in_the_backup_and_comes_back_from_it(tmp_path):
 
     setup = f.protocol_setup()
     link = table.table_link_issue(match=setup["match"], user=setup["secretary"])
-    photo = table.match_photo_add(match=setup["match"], data=photo_bytes(), link=link)
+    photo = photos.match_photo_add(match=setup["match"], data=photo_bytes(), link=link)
     kept = bytes(photo.image)
     target = tmp_path / "backup.json"
     call_command("backup", "--format", "json", "-o", str(target), stdout=io.StringIO())
