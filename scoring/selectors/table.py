@@ -74,9 +74,16 @@ class TableState:
         return bool(self.clock and self.clock.final_signal_at and self.clock.final_signal_at <= self.now)
 
     @property
+    def main_signal_passed(self) -> bool:
+        return bool(self.clock and self.clock.main_signal_at and self.clock.main_signal_at <= self.now)
+
+    @property
     def offers_time_up(self) -> bool:
-        """The clock's end is offered once the round's final signal has passed."""
-        return self.final_signal_passed and self.accepts_deals and self.match.deal_count > 0
+        """"The time ran out between deals" is offered once no new deal may be dealt: after the
+        round's main signal (RULES.md, the end of a match: a deal that ends after the main time ends
+        the match too), and so after the final signal. "Ended by the final signal" (end = clock),
+        in the deal's fields, waits for the final signal."""
+        return self.main_signal_passed and self.accepts_deals and self.match.deal_count > 0
 
     @property
     def ended(self) -> bool:

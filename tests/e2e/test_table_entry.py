@@ -153,9 +153,16 @@ def test_the_clock_ends_the_match_after_the_final_signal(live_server, browser):
     table.table_deal_propose(link=setup["link"], client_id="d1", side="home", number=1, entry=f.winning_deal(1),
                              agreed_by_both=True)
     page, problems = open_table(browser, live_server, setup["link"])
-    # Before the final signal the clock's end is not offered.
+    # Before the main signal the clock's end is not offered.
     expect(page.locator("[data-role=clock]")).to_contain_text(":")
     expect(page.locator(".table-time-up")).to_have_count(0)
+    expect(page.locator("[data-role=clock-choice]")).to_be_hidden()
+    # After it no new deal may be dealt: the time running out between deals is offered; a deal
+    # ended by the final signal not yet.
+    match.round.clock_started_at = timezone.now() - timedelta(minutes=55)
+    match.round.save()
+    page.reload()
+    expect(page.locator(".table-time-up")).to_be_visible()
     expect(page.locator("[data-role=clock-choice]")).to_be_hidden()
 
     match.round.clock_started_at = timezone.now() - timedelta(minutes=61)
