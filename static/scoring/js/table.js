@@ -30,7 +30,6 @@
     side: "canasta-table:" + data.code + ":side"
   };
   var flushing = false;
-  var online = true;
   var checkTimer = null;
   var clockOffset = 0;
 
@@ -114,7 +113,47 @@
     }
   }
 
+  // A player may be writing why a deal is rejected when the state comes again: the open parts,
+  // what is typed and where the cursor is stay as they were.
+  function keepingWhatIsTyped(swap) {
+    var open = [];
+    stateBox.querySelectorAll("details[open]").forEach(function (details) { open.push(details.id); });
+    var typed = {};
+    stateBox.querySelectorAll("input[type=text]").forEach(function (input) {
+      if (input.id && input.value) {
+        typed[input.id] = input.value;
+      }
+    });
+    var active = document.activeElement;
+    var focused = active && active.id && stateBox.contains(active) ? active.id : "";
+    swap();
+    open.forEach(function (id) {
+      var details = id && document.getElementById(id);
+      if (details) {
+        details.open = true;
+      }
+    });
+    Object.keys(typed).forEach(function (id) {
+      var input = document.getElementById(id);
+      if (input) {
+        input.value = typed[id];
+      }
+    });
+    if (focused && document.getElementById(focused)) {
+      document.getElementById(focused).focus();
+    }
+  }
+
+  function browserOffline() {
+    // The browser knows it has no network: nothing is tried until it says it has one again.
+    return navigator.onLine === false;
+  }
+
   function refreshState() {
+    if (browserOffline()) {
+      setOnline(false);
+      return Promise.resolve();
+    }
     return fetch(data.stateUrl, { headers: { Accept: "text/html" }, cache: "no-store" })
       .then(function (response) {
         if (response.status === 404 || response.status === 403) {
@@ -126,7 +165,7 @@
       .then(function (html) {
         if (html !== null && html !== undefined) {
           setOnline(true);
-          stateBox.innerHTML = html;
+          keepingWhatIsTyped(function () { stateBox.innerHTML = html; });
           startClock();
           showForm();
         }
@@ -144,7 +183,6 @@
   }
 
   function setOnline(value) {
-    online = value;
     setConnection(value ? "" : data.textOffline);
   }
 
@@ -231,6 +269,10 @@
 
   function flush() {
     if (flushing) {
+      return;
+    }
+    if (browserOffline()) {
+      setOnline(false);
       return;
     }
     var items = queue().filter(function (item) { return !item.refused; });
@@ -366,7 +408,7 @@
   }
 
   function check() {
-    if (!online || form.hidden) {
+    if (browserOffline() || form.hidden) {
       return;
     }
     var body = new URLSearchParams();
