@@ -181,6 +181,11 @@ class Competition(models.Model):
     requires_confirmation = models.BooleanField(
         _("results need the other captain's confirmation"), default=True
     )
+    # Entry at the table (scoring.services.table): when both sides confirm the whole protocol at
+    # the table, that confirmation may stand for the captain's.
+    table_confirmation = models.BooleanField(
+        _("both sides' confirmation at the table replaces the captain's"), default=False
+    )
     is_public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # An inter-club series may rank the clubs too, on the sum of their pairs' results
@@ -662,3 +667,109 @@ class SignupInvitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition}: {self.player}"
+
+
+# -- entry at the table (scoring.services.table) ---------------------------------------------------
+
+
+class TableLink(models.Model):
+    """A match's table link, /t/<code>/: without an account it gives the right to enter and confirm
+    this match's deals while the match is played, and nothing else. A renewed or withdrawn link
+    keeps its row (the log names it) with `withdrawn_at` set; a match has one link in use at most."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="table_links")
+    code = models.CharField(_("code"), max_length=12, unique=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("created by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    withdrawn_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+    last_contact_at = models.DateTimeField(_("last contact"), null=True, blank=True)
+    # Both sides confirm the whole protocol at the table when the match has ended.
+    home_confirmed_at = models.DateTimeField(_("home team confirmed the protocol"), null=True, blank=True)
+    away_confirmed_at = models.DateTimeField(_("away team confirmed the protocol"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
+        ordering = ["match", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(withdrawn_at__isnull=True), name="table_link_one_in_use_per_match"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.code
+
+
+class TableDeal(models.Model):
+    """What one side proposed at the table and the other side must agree to: the next deal, a
+    correction of the last deal (rule 35), or the time running out between deals. It changes the
+    protocol only once both sides agreed (then through the deal services). `client_id` is made on
+    the device, so a proposal sent twice (a lost connection) is stored once."""
+
+    class Kind(models.TextChoices):
+        DEAL = "deal", _("deal")
+        CORRECTION = "correction", _("correction")
+        TIME_UP = "time_up", _("time ran out between deals")
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting for the other side")
+        AGREED = "agreed", _("agreed")
+        REJECTED = "rejected", _("rejected")
+        CONFLICT = "conflict", _("conflict")
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="table_deals")
+    link = models.ForeignKey(TableLink, verbose_name=_("table link"), on_delete=models.CASCADE, related_name="deals")
+    client_id = models.CharField(_("id made on the device"), max_length=64)
+    kind = models.CharField(_("kind"), max_length=12, choices=Kind.choices, default=Kind.DEAL)
+    number = models.PositiveSmallIntegerField(_("deal"), default=0)
+    values = models.JSONField(_("as typed"), default=dict, blank=True)
+    proposed_by = models.CharField(_("proposed by"), max_length=4, choices=Side.choices)
+    home_agreed_at = models.DateTimeField(_("home team agreed"), null=True, blank=True)
+    away_agreed_at = models.DateTimeField(_("away team agreed"), null=True, blank=True)
+    status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.WAITING)
+    note = models.TextField(_("note"), blank=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("deal proposed at the table")
+        verbose_name_plural = _("deals proposed at the table")
+        ordering = ["match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "client_id"], name="table_deal_client_id_unique"),
+        ]
+        indexes = [models.Index(fields=["match", "status"], name="table_deal_match_status")]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}/{self.number} {self.kind} {self.status}"
+
+
+class MatchPhoto(models.Model):
+    """A photo of the signed paper protocol. Kept in the database, so the backup holds it; the
+    image is re-encoded on upload (Pillow), which drops its location and other metadata."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="photos")
+    image = models.BinaryField(_("image"))
+    content_type = models.CharField(_("content type"), max_length=20)
+    width = models.PositiveIntegerField(_("width"))
+    height = models.PositiveIntegerField(_("height"))
+    uploaded_at = models.DateTimeField(_("uploaded"), auto_now_add=True)
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("uploaded by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    link = models.ForeignKey(
+        TableLink, verbose_name=_("table link"), on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        verbose_name = _("photo of the signed protocol")
+        verbose_name_plural = _("photos of the signed protocol")
+        ordering = ["match", "uploaded_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.uploaded_at:%Y-%m-%d %H:%M}"

@@ -96,9 +96,16 @@ def can_manage_competition(user, competition: Competition) -> bool:
 PROTOCOL_KEEPER_CLUBS = ("home_team.club_id", "competition.organiser_id")
 
 
+def holds_table_link(user, match: Match) -> bool:
+    """A match's table link (scoring.services.table.TableSide) acts for the players at that table:
+    it enters this match's deals both sides agreed to, and nothing of any other match."""
+    return getattr(user, "table_match_id", None) is not None and user.table_match_id == match.pk
+
+
 def can_enter_protocol(user, match: Match) -> bool:
-    """The home club's secretary keeps the protocol; the organiser's secretary and admins may too."""
-    return is_site_admin(user) or any(
+    """The home club's secretary keeps the protocol; the organiser's secretary and admins may too;
+    and the table link of the match, for the deals both sides agreed to at the table."""
+    return holds_table_link(user, match) or is_site_admin(user) or any(
         is_secretary_of(user, attrgetter(path)(match)) for path in PROTOCOL_KEEPER_CLUBS
     )
 
@@ -108,7 +115,10 @@ def is_captain_of(user, team) -> bool:
 
 
 def can_confirm(user, match: Match) -> bool:
-    """The other team's captain confirms: the away captain, and never the user who entered it."""
+    """The other team's captain confirms: the away captain, and never the user who entered it.
+    Where the competition says so, both sides' confirmation at the table stands for it."""
+    if holds_table_link(user, match):
+        return bool(getattr(user, "both_sides_confirmed", False)) and match.competition.table_confirmation
     if not getattr(user, "is_authenticated", False):
         return False
     if match.entered_by_id is not None and match.entered_by_id == user.pk:

@@ -10,6 +10,8 @@ from scoring.converters import IdConverter, NumberConverter
 
 from scoring.views import exports, manage, manage_delete, manage_merge, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import federation
+from scoring.views import table as table_views
+from scoring.views import table_manage
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -123,4 +125,28 @@ urlpatterns = [
     path("competitions/<id:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
     path("manage/competitions/<id:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
     # -- end of federation
+    # -- table: entry at the table through a match's table link (no account), the round at a glance
+    path("t/sw.js", table_views.TableServiceWorkerView.as_view(), name="table-sw"),
+    path("t/<str:code>/", table_views.TablePageView.as_view(), name="table"),
+    path("t/<str:code>/state/", table_views.TableStateView.as_view(), name="table-state"),
+    path("t/<str:code>/check/", table_views.TableCheckView.as_view(), name="table-check"),
+    path("t/<str:code>/deals/", table_views.TableProposeView.as_view(), name="table-propose"),
+    path("t/<str:code>/answer/", table_views.TableAnswerView.as_view(), name="table-answer"),
+    path("t/<str:code>/confirm/", table_views.TableConfirmView.as_view(), name="table-confirm"),
+    path("t/<str:code>/photo/", table_views.TablePhotoView.as_view(), name="table-photo"),
+    path("matches/<id:pk>/table-link/", table_manage.MatchTableLinkView.as_view(), name="match-table-link"),
+    path("matches/<id:pk>/photos/", table_manage.MatchPhotosView.as_view(), name="match-photos"),
+    path("matches/<id:pk>/photos/<id:photo>/", table_manage.MatchPhotoView.as_view(), name="match-photo"),
+    path("competitions/<id:pk>/rounds/<number:number>/tables/", table_manage.RoundTablesView.as_view(), name="round-tables"),
+    path(
+        "competitions/<id:pk>/rounds/<number:number>/tables/live/",
+        table_manage.RoundTablesLiveView.as_view(),
+        name="round-tables-live",
+    ),
+    path(
+        "competitions/<id:pk>/rounds/<number:number>/table-cards/",
+        table_manage.RoundTableCardsView.as_view(),
+        name="round-table-cards",
+    ),
+    # -- end of table
 ]

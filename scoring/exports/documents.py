@@ -39,6 +39,11 @@ def user_name(user) -> str:
     return user.get_full_name() or user.get_username()
 
 
+def table_link_url(code: str) -> str:
+    """The address of a table link, printed on the match's blank protocol and its table card."""
+    return site_url() + reverse("scoring:table", args=[code])
+
+
 def match_record_url(match: Match) -> str:
     """The address of the match's page on the site, printed as a link and a QR code."""
     try:
@@ -322,6 +327,11 @@ class BlankProtocol:
     has_clock: bool
     qr_code: str = ""
     grid_svg: str = ""
+    # The match's table link (scoring.services.table): on the blank protocol only, which only the
+    # secretaries print; never on a public document.
+    table_url: str = ""
+    table_code: str = ""
+    table_qr: str = ""
 
 
 def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:

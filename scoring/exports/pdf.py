@@ -31,7 +31,7 @@ from scoring.selectors.public import competition_rounds
 from scoring.site_address import site_url
 
 from . import PDF, Export
-from .documents import blank_protocol, protocol_document
+from .documents import blank_protocol, protocol_document, table_link_url
 from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date
 from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
@@ -178,12 +178,19 @@ def match_protocol_pdf(match: Match) -> Export:
     return Export(name, PDF, html_to_pdf(html))
 
 
-def round_blank_protocols_html(round: Round) -> str:
+def round_blank_protocols_html(round: Round, table_links: dict | None = None) -> str:
+    """`table_links`: the table links to print, by match id (those of the matches the secretary
+    printing keeps; none by default)."""
     matches = round_protocol_matches(round)
     protocols = []
+    links = table_links or {}
     for match in matches:
         protocol = blank_protocol(match)
         protocol.qr_code = qr_code(protocol.record_url)
+        if match.pk in links:
+            protocol.table_code = links[match.pk].code
+            protocol.table_url = table_link_url(protocol.table_code)
+            protocol.table_qr = qr_code(protocol.table_url)
         protocol.grid_svg = blank_grid_svg(len(protocol.columns), len(protocol.rows) - 1)
         protocols.append(protocol)
     competition = round.competition
@@ -197,9 +204,10 @@ def round_blank_protocols_html(round: Round) -> str:
     )
 
 
-def round_blank_protocols_pdf(round: Round) -> Export:
-    """One blank protocol per match of the round, header filled in, to print before a match night."""
-    html = round_blank_protocols_html(round)
+def round_blank_protocols_pdf(round: Round, table_links: dict | None = None) -> Export:
+    """One blank protocol per match of the round, header filled in, to print before a match night,
+    with the table links given (`table_links`, by match id)."""
+    html = round_blank_protocols_html(round, table_links)
     competition = round.competition
     name = file_name(
         _("protocols"), competition.name, competition.season, _("round %(number)s") % {"number": round.number},

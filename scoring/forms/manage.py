@@ -144,6 +144,7 @@ class CompetitionForm(forms.ModelForm):
             "rules_key",
             "points_key",
             "requires_confirmation",
+            "table_confirmation",
             "is_public",
             "has_club_table",
             "club_table_order",
@@ -166,6 +167,10 @@ class CompetitionForm(forms.ModelForm):
         self.fields["points_key"].help_text = _(
             "Match points for a win, a draw and a loss, and the walk-over award. Matches already played keep "
             "the points they were given."
+        )
+        self.fields["table_confirmation"].help_text = _(
+            "When both teams confirm the whole protocol at the table (the match's table link), the match is "
+            "confirmed; otherwise the home club's secretary submits it as usual."
         )
         # Only a series with a club table needs it: a form sent without it keeps the usual order.
         self.fields["club_table_order"].required = False

@@ -94,7 +94,8 @@ def audit_log(
     return AuditEntry.objects.create(
         match=match,
         user=person(user),
-        action=action if person(user) or user is None else f"{action} (command line)",
+        # Who acts without an account says so: the command line, or a match's table link.
+        action=action if person(user) or user is None else f"{action} ({getattr(user, 'audit_label', 'command line')})",
         before=_jsonable(before) if before is not None else None,
         after=_jsonable(after) if after is not None else None,
         reason=reason,

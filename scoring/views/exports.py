@@ -33,6 +33,7 @@ from scoring.client_address import client_address
 from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
+from scoring.services.table import table_links_issue_for_round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
 from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
@@ -247,4 +248,7 @@ class RoundBlankProtocolsPdfView(LoginRequiredMixin, ExportView):
         round = get_object_or_404(document_rounds(), competition_id=self.kwargs["pk"], number=self.kwargs["number"])
         if not can_print_blank_protocols(self.request.user, round):
             raise PermissionDenied
-        return pdf.round_blank_protocols_pdf(round)
+        # Each match the secretary keeps gets its table link, printed on its protocol (and only
+        # those: another club's links are not theirs to hand out).
+        links = table_links_issue_for_round(round=round, user=self.request.user)
+        return pdf.round_blank_protocols_pdf(round, table_links=links)

@@ -26,7 +26,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import services
-from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Team
+from scoring.models import AuditEntry, Club, Competition, Deal, Match, MatchPhoto, Player, Round, TableLink, Team
 from tests import factories as f
 
 ROLES = (
@@ -336,6 +336,20 @@ def invitation_answer_case(w):
     return reverse("scoring:manage-invitations"), {"invitation": invitation.pk, "answer": "accept"}
 
 
+def table_link_case(w):
+    return reverse("scoring:match-table-link", args=[w.match.pk]), {"action": "issue"}
+
+
+def photo_case(w):
+    import io
+
+    from PIL import Image
+
+    image = io.BytesIO()
+    Image.new("RGB", (8, 8), "white").save(image, "JPEG")
+    return reverse("scoring:match-photos", args=[w.match.pk]), {"photo": SimpleUploadedFile("p.jpg", image.getvalue(), "image/jpeg")}
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 MATRIX: dict[str, Case] = {
@@ -357,6 +371,9 @@ MATRIX: dict[str, Case] = {
     # the other side disputes: whoever confirms, and the away club's secretary
     "scoring:match-dispute": Case(CONFIRMER | {"away_secretary"}, dispute_case),
     "scoring:match-reopen": Case(KEEPER, reopen_case),
+    # entry at the table, the secretary's side (table_manage.py): the table link, the photos
+    "scoring:match-table-link": Case(KEEPER, table_link_case),
+    "scoring:match-photos": Case(KEEPER, photo_case),
     # the hall clock (public_clock.py)
     "scoring:round-clock-start": Case(KEEPER, clock_start_case),
     # setting up (manage.py): the home club's players and teams, its competition
@@ -392,6 +409,13 @@ NOT_IN_MATRIX = {
     "login": "logging in (throttled by django-axes: test_security.py)",
     "logout": "logging out one's own session",
     "password_change": "a logged-in user changes their own password (old password required)",
+    # Entry at the table (scoring/views/table.py): no account and no role; the code in the address
+    # is the right, for its own match only (tests/views/test_table_link.py, tests/services/test_table.py).
+    "scoring:table-check": "the table link's live check: answers, never writes; the code is the right",
+    "scoring:table-propose": "the table link: the code in the address is the right, for its own match only",
+    "scoring:table-answer": "the table link: the code in the address is the right, for its own match only",
+    "scoring:table-confirm": "the table link: the code in the address is the right, for its own match only",
+    "scoring:table-photo": "the table link: the code in the address is the right, for its own match only",
 }
 # Function views that answer GET only (class-based views are told by their methods).
 READ_ONLY_FUNCTIONS = {"healthz"}
@@ -445,6 +469,8 @@ def snapshot():
         sorted(Competition.teams.through.objects.values_list("competition_id", "team_id")),
         list(Round.objects.order_by("pk").values()),
         AuditEntry.objects.count(),
+        list(TableLink.objects.order_by("pk").values()),
+        MatchPhoto.objects.count(),
         list(get_user_model().objects.order_by("pk").values("pk", "password", "is_active", "is_superuser")),
     )
 

@@ -1,0 +1,182 @@
+"""Reads for entry at the table: a table link by its code, what the table's page shows (the
+protocol so far, what waits for the other side, the hall clock), and the round at a glance for the
+secretary and the organiser (every table's deals, totals, waiting and rejected proposals, last
+contact). The numbers are the engine's, through the protocol's one read model (selectors.protocols).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db.models import Count, Max, Q
+from django.utils import timezone
+
+from scoring.models import Deal, Match, MatchPhoto, Round, TableDeal, TableLink
+
+from .protocols import MatchProtocol, match_protocol
+from .public import HallClock, hall_clock
+
+P = TableDeal.Status
+
+
+def table_link_by_code(code: str) -> TableLink | None:
+    """The link with this code (withdrawn ones too: the caller decides), with what its page needs."""
+    return (
+        TableLink.objects.select_related(
+            "match", "match__competition", "match__round", "match__home_team", "match__away_team"
+        )
+        .filter(code=code)
+        .first()
+    )
+
+
+def match_open_proposals(match: Match):
+    """What the secretary should know of the table: deals waiting for the other team, rejected
+    deals and conflicts, latest first."""
+    return TableDeal.objects.filter(match=match).exclude(status=P.AGREED).order_by("-created_at", "-id")[:50]
+
+
+def match_table_link(match: Match) -> TableLink | None:
+    """The match's table link in use, if any."""
+    return TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
+
+
+def round_table_links(round_: Round) -> dict[int, TableLink]:
+    return {link.match_id: link for link in TableLink.objects.filter(match__round=round_, withdrawn_at__isnull=True)}
+
+
+@dataclass(frozen=True)
+class TableState:
+    link: TableLink
+    match: Match
+    protocol: MatchProtocol
+    waiting: tuple[TableDeal, ...]
+    settled: tuple[TableDeal, ...]  # rejected and conflicting proposals, latest first
+    clock: HallClock | None
+    now: datetime
+
+    @property
+    def next_number(self) -> int:
+        return self.protocol.next_number
+
+    @property
+    def accepts_deals(self) -> bool:
+        """A deal may be typed: the match is played, has not ended and nothing waits."""
+        return (
+            self.match.status in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS, Match.Status.POSTPONED)
+            and not self.protocol.state.finished
+            and not self.waiting
+        )
+
+    @property
+    def final_signal_passed(self) -> bool:
+        return bool(self.clock and self.clock.final_signal_at and self.clock.final_signal_at <= self.now)
+
+    @property
+    def main_signal_passed(self) -> bool:
+        return bool(self.clock and self.clock.main_signal_at and self.clock.main_signal_at <= self.now)
+
+    @property
+    def offers_time_up(self) -> bool:
+        """"The time ran out between deals" is offered once no new deal may be dealt: after the
+        round's main signal (RULES.md, the end of a match: a deal that ends after the main time ends
+        the match too), and so after the final signal. "Ended by the final signal" (end = clock),
+        in the deal's fields, waits for the final signal."""
+        return self.main_signal_passed and self.accepts_deals and self.match.deal_count > 0
+
+    @property
+    def ended(self) -> bool:
+        return self.match.status == Match.Status.FINISHED and self.match.end in (Match.End.TARGET, Match.End.CLOCK)
+
+    @property
+    def correctable(self):
+        """The last deal, which rule 35 lets the table correct before the next deal is dealt."""
+        if self.waiting or not self.protocol.deals or self.match.status not in (Match.Status.IN_PROGRESS, Match.Status.FINISHED):
+            return None
+        if self.link.home_confirmed_at or self.link.away_confirmed_at:
+            return None
+        return self.protocol.deals[-1]
+
+
+def table_state(link: TableLink) -> TableState:
+    match = link.match
+    proposals = list(TableDeal.objects.filter(match=match).exclude(status=P.AGREED).order_by("-created_at", "-id")[:20])
+    return TableState(
+        link=link,
+        match=match,
+        protocol=match_protocol(match),
+        waiting=tuple(p for p in proposals if p.status == P.WAITING),
+        settled=tuple(p for p in proposals if p.status != P.WAITING)[:5],
+        clock=hall_clock(match.round) if match.round_id else None,
+        now=timezone.now(),
+    )
+
+
+# -- the round at a glance ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRow:
+    match: Match
+    link: TableLink | None
+    waiting: int
+    rejected: int
+    conflicts: int
+    last_contact: datetime | None
+    photos: int
+
+
+def round_matches(round_: Round):
+    """The round's matches by table, with their teams."""
+    return Match.objects.filter(round=round_).select_related("home_team", "away_team").order_by("table", "pk")
+
+
+def round_tables(round_: Round) -> list[TableRow]:
+    """Every match of the round, by table, with its table's figures: a few queries for the round."""
+    matches = list(round_matches(round_))
+    links = round_table_links(round_)
+    counts = {
+        row["match_id"]: row
+        for row in TableDeal.objects.filter(match__round=round_)
+        .values("match_id")
+        .annotate(
+            waiting=Count("id", filter=Q(status=P.WAITING)),
+            rejected=Count("id", filter=Q(status=P.REJECTED)),
+            conflicts=Count("id", filter=Q(status=P.CONFLICT)),
+            last=Max("created_at"),
+        )
+    }
+    photos = dict(
+        MatchPhoto.objects.filter(match__round=round_).values("match_id").annotate(n=Count("id")).values_list("match_id", "n")
+    )
+    rows = []
+    for match in matches:
+        link = links.get(match.pk)
+        figures = counts.get(match.pk, {})
+        contacts = [t for t in (link.last_contact_at if link else None, figures.get("last")) if t]
+        rows.append(
+            TableRow(
+                match=match,
+                link=link,
+                waiting=figures.get("waiting", 0),
+                rejected=figures.get("rejected", 0),
+                conflicts=figures.get("conflicts", 0),
+                last_contact=max(contacts) if contacts else None,
+                photos=photos.get(match.pk, 0),
+            )
+        )
+    return rows
+
+
+def match_deal(match: Match, number: int):
+    return Deal.objects.filter(match=match, number=number).first()
+
+
+def match_photos(match: Match):
+    """The photos of the signed protocol, without their bytes."""
+    return MatchPhoto.objects.filter(match=match).defer("image").order_by("uploaded_at", "id")
+
+
+def match_photo(match: Match, pk: int) -> MatchPhoto | None:
+    return MatchPhoto.objects.filter(match=match, pk=pk).first()

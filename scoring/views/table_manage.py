@@ -1,0 +1,199 @@
+"""Entry at the table, for the secretary and the organiser: a match's table link (shown, renewed,
+withdrawn), the round at a glance (every table live, beside the hall clock), the round's table
+cards to print, and the photos of the signed paper protocol (shown only to the captains, the
+clubs' secretaries and the organiser).
+
+Thin views: the services (scoring.services.table) write, the selectors (scoring.selectors.table)
+read.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.mixins import LoginRequiredMixin
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views import View
+
+from scoring import permissions
+from scoring.exports.documents import table_link_url
+from scoring.exports.pdf import qr_code
+from scoring.selectors import table as table_selectors
+from scoring.selectors.protocols import document_rounds
+from scoring.selectors.public import hall_clock
+from scoring.services import DomainError
+from scoring.services import photos
+from scoring.services import table as table_services
+
+from .exports import can_print_blank_protocols
+from .secretary_base import MatchAccessMixin, can_view_protocol
+
+LIVE_POLL_SECONDS = 10
+
+
+def _link_context(link):
+    if link is None:
+        return {"link": None}
+    url = table_link_url(link.code)
+    return {"link": link, "table_url": url, "table_qr": qr_code(url)}
+
+
+class MatchTableLinkView(MatchAccessMixin, View):
+    """GET: the match's table link, as text and QR code. POST: make it, renew it (the old code
+    stops working) or withdraw it."""
+
+    access = "manage-result"
+    template_name = "scoring/table/link.html"
+
+    def get(self, request, pk):
+        match = self.match
+        context = {
+            "match": match,
+            "proposals": table_selectors.match_open_proposals(match),
+            **_link_context(table_selectors.match_table_link(match)),
+        }
+        return render(request, self.template_name, context)
+
+    def post(self, request, pk):
+        match = self.match
+        action = request.POST.get("action")
+        try:
+            if action == "issue":
+                link = table_services.table_link_issue(match=match, user=request.user)
+                if link is None:
+                    raise DomainError(_("The match is no longer played at the table."))
+            elif action in ("renew", "withdraw"):
+                table_services.table_link_withdraw(match=match, user=request.user, renew=action == "renew")
+            else:
+                raise DomainError(_("Choose what to do with the table link."))
+        except DomainError as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, {
+                "issue": _("The table link is made."),
+                "renew": _("The table link is renewed; the old code no longer works."),
+                "withdraw": _("The table link is withdrawn; its code no longer works."),
+            }[action])  # fmt: skip
+        return HttpResponseRedirect(reverse("scoring:match-table-link", args=[match.pk]))
+
+
+# -- photos of the signed protocol --------------------------------------------------------------------
+
+
+def can_see_photos(user, match) -> bool:
+    """The captains, the clubs' secretaries and the organiser; never the public."""
+    return can_view_protocol(user, match) or permissions.can_manage_competition(user, match.competition)
+
+
+class MatchPhotosView(MatchAccessMixin, View):
+    """GET: the photos of the signed protocol. POST: the protocol keeper adds one."""
+
+    template_name = "scoring/table/photos.html"
+
+    def has_access(self, user) -> bool:
+        return can_see_photos(user, self.match)
+
+    def get(self, request, pk):
+        match = self.match
+        context = {
+            "match": match,
+            "photos": table_selectors.match_photos(match),
+            "may_add": permissions.can_enter_protocol(request.user, match)
+            or permissions.can_manage_competition(request.user, match.competition),
+        }
+        return render(request, self.template_name, context)
+
+    def post(self, request, pk):
+        match = self.match
+        upload = request.FILES.get("photo")
+        try:
+            if upload is None:
+                raise DomainError(_("Choose a photo."))
+            if upload.size > photos.PHOTO_MAX_BYTES:
+                raise DomainError(_("The photo is larger than 8 MB."))
+            photos.match_photo_add(match=match, data=upload.read(), user=request.user)
+        except DomainError as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, _("The photo is kept with the match."))
+        return HttpResponseRedirect(reverse("scoring:match-photos", args=[match.pk]))
+
+
+class MatchPhotoView(MatchAccessMixin, View):
+    """GET: one photo's image, for those who may see the photos; kept by no shared cache."""
+
+    def has_access(self, user) -> bool:
+        return can_see_photos(user, self.match)
+
+    def get(self, request, pk, photo):
+        found = table_selectors.match_photo(self.match, photo)
+        if found is None:
+            raise Http404
+        response = HttpResponse(bytes(found.image), content_type=found.content_type)
+        response["Cache-Control"] = "private, max-age=3600"
+        response["Content-Disposition"] = f'inline; filename="protocol-{self.match.pk}-{found.pk}.{found.content_type.split("/")[1]}"'
+        return response
+
+
+# -- the round at a glance, and its table cards ---------------------------------------------------------
+
+
+class RoundAccessMixin(LoginRequiredMixin):
+    """The round named in the address, for its organiser's secretary and the secretaries who keep
+    a protocol of it (as its blank protocols)."""
+
+    def dispatch(self, request, *args, **kwargs):
+        if not request.user.is_authenticated:
+            return self.handle_no_permission()
+        self.round = get_object_or_404(document_rounds(), competition_id=kwargs["pk"], number=kwargs["number"])
+        if not can_print_blank_protocols(request.user, self.round):
+            raise PermissionDenied
+        return super().dispatch(request, *args, **kwargs)
+
+
+class RoundTablesView(RoundAccessMixin, View):
+    """Every table of the round, updating itself: deals and totals, what waits for the other team,
+    rejected deals and conflicts, each table's last contact, matches ended; the hall clock beside."""
+
+    template_name = "scoring/table/round.html"
+
+    def context(self):
+        round_ = self.round
+        clock = hall_clock(round_)
+        now = timezone.now()
+        return {
+            "round": round_,
+            "competition": round_.competition,
+            "rows": table_selectors.round_tables(round_),
+            "clock": clock,
+            "server_now_ms": int(now.timestamp() * 1000),
+            "started_ms": int(clock.started_at.timestamp() * 1000) if clock and clock.started_at else None,
+            "clock_poll_seconds": 60 if clock and clock.started_at else 5,
+            "poll_seconds": LIVE_POLL_SECONDS,
+            "now": now,
+        }
+
+    def get(self, request, pk, number):
+        return render(request, self.template_name, self.context())
+
+
+class RoundTablesLiveView(RoundTablesView):
+    template_name = "scoring/table/_round_rows.html"
+
+
+class RoundTableCardsView(RoundAccessMixin, View):
+    """A card per table to print for the round: the table link as text and QR code (links are
+    made where missing, for the matches the secretary keeps)."""
+
+    def get(self, request, pk, number):
+        links = table_services.table_links_issue_for_round(round=self.round, user=request.user)
+        cards = []
+        for match in table_selectors.round_matches(self.round):
+            link = links.get(match.pk)
+            if link is not None:
+                cards.append({"match": match, **_link_context(link)})
+        return render(request, "scoring/table/cards.html", {"round": self.round, "competition": self.round.competition, "cards": cards})
