@@ -69,7 +69,7 @@ def state_context(link: TableLink, state) -> dict:
         waiting.append(proposal)
     for proposal in state.settled:
         proposal.team = teams[proposal.proposed_by]
-    rows = [(deal, [problem_message(p, deal.number) for p in deal.problems]) for deal in reversed(state.protocol.deals)]
+    rows = [(deal, [note.message for note in deal.notes]) for deal in reversed(state.protocol.deals)]
     return {
         "link": link,
         "match": match,
