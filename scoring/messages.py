@@ -7,7 +7,7 @@ turns a code into a sentence. Every message names where the problem is: the deal
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, gettext, gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.problems import Problem
 from scoring.engine.protocol_file import ProtocolFileError
@@ -188,14 +188,6 @@ def kept_problem_message(problem: Problem, deal_number: int | None, language: st
     if len(_kept_messages) < _KEPT_MESSAGES:
         _kept_messages[key] = message
     return message
-
-
-def problem_messages(problems, deal_number: int | None = None, language: str | None = None) -> list[str]:
-    """problem_message of each problem, in the active language (`language`, when the caller has
-    asked get_language already), for many files at once."""
-    if language is None:
-        language = get_language()
-    return [kept_problem_message(problem, deal_number, language) for problem in problems]
 
 
 def file_error_message(error: ProtocolFileError) -> str:

@@ -73,12 +73,6 @@ def _secretary_club_ids(user_id: int) -> list[tuple[int]]:
     return list(Club.secretaries.through.objects.filter(user_id=user_id).values_list("club_id"))
 
 
-def is_secretary(user) -> bool:
-    return is_site_admin(user) or (
-        getattr(user, "is_authenticated", False) and user.secretary_of.exists()
-    )
-
-
 def can_manage_club(user, club: Club) -> bool:
     return is_site_admin(user) or is_secretary_of(user, club)
 

@@ -3,7 +3,7 @@
 from django.utils import translation
 
 from scoring.engine.problems import Problem
-from scoring.messages import problem_message, problem_messages
+from scoring.messages import kept_problem_message, problem_message
 
 
 def test_a_message_groups_thousands_and_writes_a_true_minus():
@@ -14,8 +14,8 @@ def test_a_message_groups_thousands_and_writes_a_true_minus():
     assert message.startswith("Giv 3, hemmalaget")
 
 
-def test_messages_worded_for_many_files_are_those_of_each_problem_in_its_language():
-    """problem_messages keeps what it has worded: by language, and by each number's type (a minute
+def test_kept_messages_are_those_of_each_problem_in_its_language():
+    """kept_problem_message keeps what it has worded: by language, and by each number's type (a minute
     of 50 and of 50.0 are equal numbers but not the same text)."""
     problems = [
         Problem("dealt-after-time", None, "dealt", {"minute": 50, "limit": 50}),
@@ -25,5 +25,6 @@ def test_messages_worded_for_many_files_are_those_of_each_problem_in_its_languag
     for language in ("sv", "en", "sv"):
         with translation.override(language):
             expected = [problem_message(problem, 3) for problem in problems]
-            assert problem_messages(problems, 3) == expected
+            kept = [kept_problem_message(problem, 3, language) for problem in problems]
+            assert kept == expected
     assert expected[0] != expected[1]

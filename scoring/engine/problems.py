@@ -63,6 +63,3 @@ class Problem:
     def to_dict(self) -> dict[str, Any]:
         return {"code": self.code, "side": self.side, "field": self.field, "params": dict(self.params)}
 
-
-def other_side(side: str) -> str:
-    return AWAY if side == HOME else HOME

@@ -276,10 +276,6 @@ class PlacedProblems:
     def count(self) -> int:
         return sum(len(m) for m in self.by_field.values()) + len(self.general)
 
-    @property
-    def all_messages(self) -> list[str]:
-        return [m for ms in self.by_field.values() for m in ms] + self.general
-
 
 def _is_deal_field(name: str) -> bool:
     return (name.split("_", 1)[1] if name.startswith(("home_", "away_")) else name) in FIELD_LABELS
