@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
+from scoring.selectors.standings import standing_values
 
 from .formatting import format_number, plain_number, signed_number
 
@@ -124,22 +125,7 @@ def standings_table(competition, rows: list[StandingRow]) -> StandingsExportTabl
 
 
 def standings_rows(rows: list[StandingRow]) -> list[dict[str, Any]]:
-    return [
-        {
-            "rank": row.rank,
-            "rank_label": row.rank_label,
-            "team": row.record.name,
-            "played": row.record.played,
-            "won": row.record.won,
-            "drawn": row.record.drawn,
-            "lost": row.record.lost,
-            "points": row.record.points,
-            "card_points_for": row.record.card_points_for,
-            "card_points_against": row.record.card_points_against,
-            "difference": row.record.difference,
-        }
-        for row in rows
-    ]
+    return [standing_values(row) for row in rows]
 
 
 class RoundResultsExportTable(ExportTable):
