@@ -5,12 +5,19 @@
   protocol, RULES.md).
 - A team captain confirms the protocols of their team's matches, never one they entered themselves;
   for a team without a captain, its club's secretary does.
+
+Every rule of who may do what is stated here once; views, template tags and services ask these
+functions. `match_actions` says what a user may do with a match now: these rights and the match's
+state.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Exists, OuterRef
 
+from scoring.engine.match import MatchState
 from scoring.models import Club, Competition, Match
 
 
@@ -118,3 +125,77 @@ def can_dispute(user, match: Match) -> bool:
     if not getattr(user, "is_authenticated", False) or can_enter_protocol(user, match):
         return False
     return is_secretary_of(user, match.away_team.club_id)
+
+
+def can_view_protocol(user, match: Match) -> bool:
+    """Those who keep or confirm the protocol: secretaries of either club or the organiser, the
+    captains of both teams, site admins."""
+    return (
+        can_enter_protocol(user, match)
+        or is_secretary_of(user, match.away_team.club_id)
+        or is_captain_of(user, match.home_team)
+        or is_captain_of(user, match.away_team)
+    )
+
+
+def can_manage_result(user, match: Match) -> bool:
+    """Void and reopen: the protocol keeper or the organiser."""
+    return can_enter_protocol(user, match) or can_manage_competition(user, match.competition)
+
+
+def can_see_audit(user, match: Match) -> bool:
+    """The match's audit log: the protocol keeper or the organiser."""
+    return can_manage_result(user, match)
+
+
+# -- what a user may do with a match now: the rights above and the match's state ---------------
+
+S = Match.Status
+CLOSED_WITHOUT_PLAY = (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED)
+
+
+@dataclass(frozen=True)
+class Actions:
+    """What the user may do with the match now, by permission and state."""
+
+    enter: bool = False
+    start: bool = False
+    clock: bool = False
+    forfeit: bool = False
+    postpone: bool = False
+    void: bool = False
+    submit: bool = False
+    confirm: bool = False
+    dispute: bool = False
+    reopen: bool = False
+    correct: bool = False
+    upload: bool = False
+
+    @property
+    def any_lifecycle(self) -> bool:
+        return any(
+            (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
+             self.confirm, self.dispute, self.reopen)
+        )  # fmt: skip
+
+
+def match_actions(user, match: Match, state: MatchState) -> Actions:
+    enter = can_enter_protocol(user, match)
+    manage_result = can_manage_result(user, match)
+    status = match.status
+    played_out = match.end in CLOSED_WITHOUT_PLAY
+    open_for_deals = status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED)
+    return Actions(
+        enter=enter and open_for_deals and not state.finished and not played_out,
+        start=enter and status in (S.SCHEDULED, S.POSTPONED),
+        clock=enter and match.rules.has_clock and status == S.IN_PROGRESS and match.deal_count > 0,
+        forfeit=enter and status not in (S.SUBMITTED, S.CONFIRMED, S.VOID),
+        postpone=enter and status in (S.SCHEDULED, S.POSTPONED) and not match.deal_count,
+        void=manage_result and status != S.VOID,
+        submit=enter and status == S.FINISHED,
+        confirm=status in (S.SUBMITTED, S.FINISHED) and can_confirm(user, match),
+        dispute=status in (S.SUBMITTED, S.FINISHED) and can_dispute(user, match),
+        reopen=manage_result and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
+        correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
+        upload=enter and status in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED) and not played_out,
+    )

@@ -19,7 +19,7 @@ from scoring import permissions, services
 from scoring.forms.dispute import DisputeForm
 from scoring.forms.protocol import ForfeitForm, PostponeForm, ReasonForm, VersionForm
 
-from .secretary_base import MatchAccessMixin, match_actions, protocol_sheet
+from .secretary_base import MatchAccessMixin, protocol_sheet
 
 STALE_STATUS = 409
 
@@ -29,7 +29,7 @@ class MatchActionView(MatchAccessMixin, View):
 
     template_name = "scoring/secretary/match_action.html"
     form_class = VersionForm
-    action = ""  # the attribute of secretary_base.Actions that says whether it is possible now
+    action = ""  # the attribute of permissions.Actions that says whether it is possible now
     title = ""
     explanation = ""
     button = ""
@@ -54,7 +54,7 @@ class MatchActionView(MatchAccessMixin, View):
             "state": state,
             "form": form,
             "error": error,
-            "possible": getattr(match_actions(self.request.user, match, state), self.action),
+            "possible": getattr(permissions.match_actions(self.request.user, match, state), self.action),
             "title": self.title,
             "explanation": self.explanation,
             "button": self.button,
