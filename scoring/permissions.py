@@ -97,6 +97,17 @@ def can_enter_protocol(user, match: Match) -> bool:
     )
 
 
+def can_print_blank_protocols(user, round, matches) -> bool:
+    """A round's blank protocols: its organiser's secretaries, admins, and whoever keeps the
+    protocol of one of its `matches` (a query of the round's matches, read only when needed: a
+    visitor's round page does not read them for nothing)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if can_manage_competition(user, round.competition):
+        return True
+    return any(can_enter_protocol(user, match) for match in matches)
+
+
 def is_captain_of(user, team) -> bool:
     return bool(getattr(user, "is_authenticated", False) and team.captain_id == user.pk)
 

@@ -282,6 +282,7 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
         context["loose_matches"] = manage_selectors.matches_without_round(competition)
         context["rules"] = competition.rules
         context["invitations"] = manage_selectors.open_invitations(competition)
+        context["schedule"] = manage_selectors.schedule_state(competition)
         return context
 
 

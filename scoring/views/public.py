@@ -14,11 +14,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
-from scoring import selectors
+from scoring import permissions, selectors
 from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
-from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
+from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
 from scoring.selectors.history import season_history_stamp
 from scoring.selectors.stamps import (
     competition_outline_stamp,
@@ -272,6 +272,11 @@ class RoundDetailView(KeptBodyMixin, RoundMixin, TemplateView):
         context = super(CompetitionMixin, self).get_context_data(**kwargs)
         context.update(competition=self.competition, round=self.round)
         return self.with_body(context)
+
+    def body_context(self) -> dict:
+        round_ = self.round
+        may_print = permissions.can_print_blank_protocols(self.request.user, round_, round_matches_with_keepers(round_))
+        return {**super().body_context(), "may_print_blank_protocols": may_print}
 
 
 class RoundLiveView(RoundMixin, TemplateView):
