@@ -34,6 +34,10 @@ class DeletionPlan:
     goes_with: list[str] = field(default_factory=list)  # what is deleted together with it
     reason: str = ""  # why it is archived or refused
 
+    @property
+    def archives(self) -> bool:
+        return self.outcome == ARCHIVE
+
 
 def _match_name(match: Match) -> str:
     where = _("round %(number)s") % {"number": match.round.number} if match.round_id else ""
