@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
+from scoring.site_address import absolute_reverse
 from scoring.selectors.standings import standing_values
 
 from .formatting import format_number, plain_number, signed_number
@@ -197,14 +198,20 @@ def _tiebreak_labels() -> dict[str, str]:
     }
 
 
+def tiebreak_order_text(points) -> str:
+    """The tie-break order of a competition preset (PointsRules.tiebreaks) in words."""
+    labels = _tiebreak_labels()
+    return ", ".join(labels.get(key, key) for key in points.tiebreaks)
+
+
 def competition_facts(competition: Competition) -> dict:
     points = competition.points_rules
-    labels = _tiebreak_labels()
     return {
         "competition": competition,
         "organiser": competition.organiser.name,
         "rules_name": competition.rules.name,
+        "rules_url": absolute_reverse("scoring:rules", competition.rules.key),
         "points_name": points.name,
         "win_draw_loss": " / ".join(format_number(value) for value in (points.win, points.draw, points.loss)),
-        "order": ", ".join(labels.get(key, key) for key in points.tiebreaks),
+        "order": tiebreak_order_text(points),
     }
