@@ -1,4 +1,4 @@
-"""Every read is a selector (DESIGN.md, "One read model per thing shown"): the modules of
+"""Every read is a selector (docs/architecture.md, "Selectors are the only readers"): the modules of
 scoring/views/ and scoring/exports/ call selectors (scoring/selectors/) and services, never the ORM;
 the template tags (scoring/templatetags/) read nothing at all: they draw what the view hands them.
 
