@@ -13,6 +13,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
+from scoring import services
 from scoring.engine.deal import CARD_VALUES, PACK_CARD_POINTS
 from scoring.engine.rules import POINTS_PRESETS, PRESETS
 from scoring.exports.formatting import format_number
@@ -189,3 +190,12 @@ def test_the_printed_protocol_prints_the_address_of_its_rule_set(client, league)
     response = in_language(client, "sv").get(reverse("scoring:match-protocol-pdf", args=[played.pk]))
     text = " ".join(pdf_text(response.content).split())
     assert f"Spelas enligt: {settings.SITE_URL.rstrip('/')}{reverse('scoring:rules', args=[played.rules.key])}" in text
+
+
+def test_a_competition_with_its_own_changes_says_so_beside_the_link(client, league):
+    competition = league["competition"]
+    url = reverse("scoring:competition-detail", args=[competition.pk])
+    assert "med arrangörens ändringar" not in in_language(client, "sv").get(url).content.decode()
+    competition.points_overrides = {"bye": "win"}
+    services.competition_save(user=league["secretary"], competition=competition)
+    assert "med arrangörens ändringar" in in_language(client, "sv").get(url).content.decode()
