@@ -17,8 +17,8 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.utils import timezone
 
 from scoring import permissions
-from scoring.adapters import deal_to_entry, minutes_between
-from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
+from scoring.adapters import minutes_between
+from scoring.engine import DealEntry, MatchState, Problem, replay
 from scoring.messages import FIELD_LABELS, field_error_message, problem_message
 from scoring.selectors.protocols import MatchProtocol, match_protocol
 from scoring.selectors.public import MATCH_PAGE_RELATED
