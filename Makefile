@@ -73,11 +73,10 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed
 venv: $(VENV)/.installed
 venv-dev: $(VENV)/.installed-dev
 
-# The demo command, once it exists, fills the database with example data; it must be safe to run
-# again. Its absence is fine, its failure is not.
+# The demo season fills an empty database; run again, it adds nothing.
 run: system-deps venv
 	$(PY) manage.py migrate --noinput
-	@if $(PY) manage.py help --commands | grep -qx demo; then $(PY) manage.py demo; fi
+	$(PY) manage.py demo
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 test: system-deps-test venv-dev
@@ -106,7 +105,7 @@ bench: system-deps-bench venv-dev
 load: system-deps venv-dev
 	$(PY) tests/benchmarks/round_night.py $(LOAD_ARGS)
 
-# Several app servers on one database, on loopback (deploy/cluster.py; README, Deployment):
+# Several app servers on one database, on loopback (deploy/cluster.py; docs/operations.md):
 # PostgreSQL (started if it is down; database canasta_cluster), Redis on 6380, gunicorn on 8001 and
 # 8002, nginx on 8080, the demo data; returns once the site answers through nginx.
 cluster: system-deps-cluster venv

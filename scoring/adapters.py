@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from scoring.engine import DealEntry, SideEntry
-from scoring.engine.match import MatchState, ReplayedDeal
+from scoring.engine.match import ReplayedDeal
 
 SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded")
 WRITTEN_FIELDS = ("min", "score", "total")
@@ -99,13 +99,3 @@ COMPUTED_FIELDS = (
     "warnings",
 )
 
-
-def state_summary(state: MatchState) -> dict[str, Any]:
-    return {
-        "deal_count": len(state.deals),
-        "home_total": state.home_total,
-        "away_total": state.away_total,
-        "finished": state.finished,
-        "end": state.end,
-        "winner": state.winner,
-    }

@@ -21,6 +21,8 @@ class PreciseJSONEncoder(DjangoJSONEncoder):
 
 
 class Serializer(DjangoJSONSerializer):
-    def _init_options(self):
-        self.options.setdefault("cls", PreciseJSONEncoder)
-        super()._init_options()
+    def serialize(self, queryset, **options):
+        # Django's JSON serializer hands its options on to json.dump; `cls` chooses the encoder
+        # unless the caller has chosen one.
+        options.setdefault("cls", PreciseJSONEncoder)
+        return super().serialize(queryset, **options)

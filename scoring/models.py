@@ -396,10 +396,6 @@ class Match(models.Model):
         return self.competition.points_rules
 
     @property
-    def is_played(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.SUBMITTED, self.Status.CONFIRMED)
-
-    @property
     def accepts_deals(self) -> bool:
         return self.status in (self.Status.SCHEDULED, self.Status.IN_PROGRESS)
 

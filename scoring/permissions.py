@@ -5,15 +5,21 @@
   protocol, RULES.md).
 - A team captain confirms the protocols of their team's matches, never one they entered themselves;
   for a team without a captain, its club's secretary does.
+
+Every rule of who may do what is stated here once; views, template tags and services ask these
+functions. `match_actions` says what a user may do with a match now: these rights and the match's
+state.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import reduce
 from operator import attrgetter, or_
 
 from django.db.models import Exists, OuterRef, Q
 
+from scoring.engine.match import MatchState
 from scoring.models import Club, Competition, Match
 
 
@@ -76,12 +82,6 @@ def _secretary_club_ids(user_id: int) -> list[tuple[int]]:
     return list(Club.secretaries.through.objects.filter(user_id=user_id).values_list("club_id"))
 
 
-def is_secretary(user) -> bool:
-    return is_site_admin(user) or (
-        getattr(user, "is_authenticated", False) and user.secretary_of.exists()
-    )
-
-
 def can_manage_club(user, club: Club) -> bool:
     return is_site_admin(user) or is_secretary_of(user, club)
 
@@ -108,6 +108,17 @@ def can_enter_protocol(user, match: Match) -> bool:
     return holds_table_link(user, match) or is_site_admin(user) or any(
         is_secretary_of(user, attrgetter(path)(match)) for path in PROTOCOL_KEEPER_CLUBS
     )
+
+
+def can_print_blank_protocols(user, round, matches) -> bool:
+    """A round's blank protocols: its organiser's secretaries, admins, and whoever keeps the
+    protocol of one of its `matches` (a query of the round's matches, read only when needed: a
+    visitor's round page does not read them for nothing)."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if can_manage_competition(user, round.competition):
+        return True
+    return any(can_enter_protocol(user, match) for match in matches)
 
 
 def is_captain_of(user, team) -> bool:
@@ -175,3 +186,80 @@ def concerned_matches(user) -> Q | None:
         return Q(pk__in=[])
     clubs = sorted(secretary_club_ids(user))
     return protocol_keeper_matches(clubs) | confirmer_matches(user, clubs) | captain_matches(user)
+
+
+def can_view_protocol(user, match: Match) -> bool:
+    """Those who keep or confirm the protocol: secretaries of either club or the organiser, the
+    captains of both teams, site admins."""
+    return (
+        can_enter_protocol(user, match)
+        or is_secretary_of(user, match.away_team.club_id)
+        or is_captain_of(user, match.home_team)
+        or is_captain_of(user, match.away_team)
+    )
+
+
+def can_manage_result(user, match: Match) -> bool:
+    """Void and reopen: the protocol keeper or the organiser."""
+    return can_enter_protocol(user, match) or can_manage_competition(user, match.competition)
+
+
+def can_see_audit(user, match: Match) -> bool:
+    """The match's audit log: the protocol keeper or the organiser."""
+    return can_manage_result(user, match)
+
+
+# -- what a user may do with a match now: the rights above and the match's state ---------------
+
+S = Match.Status
+CLOSED_WITHOUT_PLAY = (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED)
+
+
+@dataclass(frozen=True)
+class Actions:
+    """What the user may do with the match now, by permission and state."""
+
+    enter: bool = False
+    start: bool = False
+    clock: bool = False
+    forfeit: bool = False
+    postpone: bool = False
+    void: bool = False
+    submit: bool = False
+    confirm: bool = False
+    dispute: bool = False
+    reopen: bool = False
+    correct: bool = False
+    upload: bool = False
+
+    @property
+    def any_lifecycle(self) -> bool:
+        return any(
+            (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
+             self.confirm, self.dispute, self.reopen)
+        )  # fmt: skip
+
+
+def match_actions(user, match: Match, state: MatchState) -> Actions:
+    if match.competition.archived:
+        # A closed season's competitions are archives (services.seasons.require_open): nothing to do.
+        return Actions()
+    enter = can_enter_protocol(user, match)
+    manage_result = can_manage_result(user, match)
+    status = match.status
+    played_out = match.end in CLOSED_WITHOUT_PLAY
+    open_for_deals = status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED)
+    return Actions(
+        enter=enter and open_for_deals and not state.finished and not played_out,
+        start=enter and status in (S.SCHEDULED, S.POSTPONED),
+        clock=enter and match.rules.has_clock and status == S.IN_PROGRESS and match.deal_count > 0,
+        forfeit=enter and status not in (S.SUBMITTED, S.CONFIRMED, S.VOID),
+        postpone=enter and status in (S.SCHEDULED, S.POSTPONED) and not match.deal_count,
+        void=manage_result and status != S.VOID,
+        submit=enter and status == S.FINISHED,
+        confirm=status in (S.SUBMITTED, S.FINISHED) and can_confirm(user, match),
+        dispute=status in (S.SUBMITTED, S.FINISHED) and can_dispute(user, match),
+        reopen=manage_result and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
+        correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
+        upload=enter and status in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED) and not played_out,
+    )

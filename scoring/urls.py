@@ -12,6 +12,7 @@ from scoring.views import exports, manage, manage_delete, manage_merge, public, 
 from scoring.views import federation
 from scoring.views import table as table_views
 from scoring.views import table_manage
+from scoring.views import rules as rules_views
 from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
@@ -51,6 +52,8 @@ urlpatterns = [
     path("players/<id:pk>/", public.PlayerDetailView.as_view(), name="player-detail"),
     path("clubs/", public.ClubListView.as_view(), name="club-list"),
     path("clubs/<id:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
+    path("rules/", rules_views.RulesIndexView.as_view(), name="rules-index"),
+    path("rules/<slug:key>/", rules_views.RulesView.as_view(), name="rules"),
     # -- end of public
     # secretary: enter and confirm protocols
     # -- secretary: my matches, the protocol page, its live check and the match lifecycle

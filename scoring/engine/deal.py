@@ -25,8 +25,20 @@ END_STOCK = "stock"
 END_CLOCK = "clock"
 DEAL_ENDS = (END_OUT, END_STOCK, END_CLOCK)
 
-# Card points of the whole pack of 108 cards (RULES.md, card values).
-PACK_CARD_POINTS = 1180
+# Card values (rule 12; the same in every rule set): (kind, points, how many two packs hold). Red
+# threes have no card value: they are a bonus, or nothing, as the rule set says.
+CARD_VALUES = (
+    ("joker", 50, 4),
+    ("ace", 20, 8),
+    ("two", 20, 8),
+    ("king-to-eight", 10, 48),
+    ("seven-to-four", 5, 32),
+    ("black-three", 5, 4),
+)
+# Card points of the whole pack of 108 cards (RULES.md, card values): 1180.
+PACK_CARD_POINTS = sum(points * count for _kind, points, count in CARD_VALUES)
+# The fewest card points a side can have: the whole pack left in its hands.
+LOWEST_CARD_POINTS = -PACK_CARD_POINTS
 # Ranks A–4 that can form a canasta (rule 11 b), and wild cards in two packs (4 jokers, 8 twos).
 CANASTA_RANKS = 11
 WILD_CARDS = 12

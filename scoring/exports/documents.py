@@ -24,7 +24,7 @@ from scoring.engine.rules import RuleSet
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
-from scoring.site_address import site_url
+from scoring.site_address import absolute_reverse, site_url
 
 from .formatting import iso_date
 
@@ -94,6 +94,8 @@ class ProtocolHeader:
     match_id: int
     home: TeamBlock
     away: TeamBlock
+    # The public page of the rule set ("Så räknas det"), printed so the players can look it up.
+    rules_url: str = ""
 
     @property
     def teams(self) -> tuple[TeamBlock, TeamBlock]:
@@ -123,6 +125,7 @@ def protocol_header(match: Match, rules: RuleSet, *, played: bool = True) -> Pro
         match_id=match.pk,
         home=team_block(match, "home"),
         away=team_block(match, "away"),
+        rules_url=absolute_reverse("scoring:rules", rules.key),
     )
 
 

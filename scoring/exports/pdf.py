@@ -26,6 +26,7 @@ from weasyprint.urls import URLFetcher
 
 from scoring import selectors
 from scoring.models import Competition, Match, Round
+from scoring.selectors import history
 from scoring.selectors.protocols import protocol_document_match, round_protocol_matches
 from scoring.selectors.public import competition_rounds
 from scoring.site_address import site_url
@@ -294,6 +295,7 @@ def competition_html(competition: Competition) -> str:
             "club_table_note": club_table_note(competition),
             "individual_table": individual_table(competition),
             "rounds": [round_context(round, results.get(round.pk, [])) for round in rounds],
+            "places": history.places_by_round(competition),
             "document_title": title,
             "author": competition.organiser.name,
         },

@@ -19,6 +19,8 @@ from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
+from scoring.site_address import absolute_reverse
+from scoring.selectors.standings import standing_values
 
 from .formatting import format_number, plain_number, signed_number
 
@@ -124,22 +126,7 @@ def standings_table(competition, rows: list[StandingRow]) -> StandingsExportTabl
 
 
 def standings_rows(rows: list[StandingRow]) -> list[dict[str, Any]]:
-    return [
-        {
-            "rank": row.rank,
-            "rank_label": row.rank_label,
-            "team": row.record.name,
-            "played": row.record.played,
-            "won": row.record.won,
-            "drawn": row.record.drawn,
-            "lost": row.record.lost,
-            "points": row.record.points,
-            "card_points_for": row.record.card_points_for,
-            "card_points_against": row.record.card_points_against,
-            "difference": row.record.difference,
-        }
-        for row in rows
-    ]
+    return [standing_values(row) for row in rows]
 
 
 class RoundResultsExportTable(ExportTable):
@@ -211,14 +198,20 @@ def _tiebreak_labels() -> dict[str, str]:
     }
 
 
+def tiebreak_order_text(points) -> str:
+    """The tie-break order of a competition preset (PointsRules.tiebreaks) in words."""
+    labels = _tiebreak_labels()
+    return ", ".join(labels.get(key, key) for key in points.tiebreaks)
+
+
 def competition_facts(competition: Competition) -> dict:
     points = competition.points_rules
-    labels = _tiebreak_labels()
     return {
         "competition": competition,
         "organiser": competition.organiser.name,
         "rules_name": competition.rules.name,
+        "rules_url": absolute_reverse("scoring:rules", competition.rules.key),
         "points_name": points.name,
         "win_draw_loss": " / ".join(format_number(value) for value in (points.win, points.draw, points.loss)),
-        "order": ", ".join(labels.get(key, key) for key in points.tiebreaks),
+        "order": tiebreak_order_text(points),
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django import forms
 from django.db.models import Q
 from django.contrib.auth import get_user_model
+from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
 from scoring.models import Club, ClubTableOrder, Competition, Match, Player, Round, Team
@@ -205,23 +206,34 @@ class RoundForm(forms.ModelForm):
         return number
 
 
-class MatchForm(forms.ModelForm):
+class MatchForm(forms.Form):
+    """When and where a match is played, and by whom. A plain form, not a model form: the services
+    write the match (services.match_create, match_schedule_update); only the form's own checks run
+    here, so no model validation of fields it does not hold (the competition)."""
+
+    round = forms.ModelChoiceField(queryset=Round.objects.none(), required=False, label=capfirst(_("round")))
+    table = forms.IntegerField(min_value=0, max_value=32767, required=False, label=capfirst(_("table")))
+    home_team = forms.ModelChoiceField(
+        queryset=Team.objects.none(),
+        label=capfirst(_("home team")),
+        error_messages={"required": _("Choose the home team.")},
+    )
+    away_team = forms.ModelChoiceField(
+        queryset=Team.objects.none(),
+        label=capfirst(_("away team")),
+        error_messages={"required": _("Choose the away team.")},
+    )
+    scheduled_start = forms.DateTimeField(
+        required=False,
+        label=capfirst(_("scheduled start")),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
     version = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
-    class Meta:
-        model = Match
-        fields = ["round", "table", "home_team", "away_team", "scheduled_start"]
-        widgets = {
-            "scheduled_start": forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
-        }
-        error_messages = {
-            "home_team": {"required": _("Choose the home team.")},
-            "away_team": {"required": _("Choose the away team.")},
-        }
-
-    def __init__(self, *args, competition: Competition, **kwargs):
+    def __init__(self, *args, competition: Competition, match: Match | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         self.competition = competition
+        self.match = match
         self.fields["round"].queryset = competition.rounds.order_by("number")
         self.fields["round"].empty_label = _("(no round)")
         teams = competition.teams.select_related("club").order_by("name")
@@ -235,9 +247,10 @@ class MatchForm(forms.ModelForm):
             "Write a date and time, for example 2026-10-14 18:30."
         )
         self.fields["table"].widget.attrs["min"] = 1
-        if self.instance.pk:
-            self.initial.setdefault("version", self.instance.version)
-            if self.instance.deal_count or self.instance.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED):
+        if match is not None:
+            for name in ("round", "table", "home_team", "away_team", "scheduled_start", "version"):
+                self.initial.setdefault(name, getattr(match, name))
+            if match.deal_count or match.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED):
                 for name in ("home_team", "away_team"):
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("The match has been played; its teams cannot change.")
@@ -249,7 +262,9 @@ class MatchForm(forms.ModelForm):
             self.add_error("away_team", _("A team cannot play itself: choose two different teams."))
             return data
         if round_ and home and away:
-            others = Match.objects.filter(round=round_).exclude(pk=self.instance.pk)
+            others = Match.objects.filter(round=round_)
+            if self.match is not None:
+                others = others.exclude(pk=self.match.pk)
             for team in (home, away):
                 if others.filter(home_team=team).exists() or others.filter(away_team=team).exists():
                     field = "home_team" if team == home else "away_team"
@@ -257,8 +272,3 @@ class MatchForm(forms.ModelForm):
             if table is not None and others.filter(table=table).exists():
                 self.add_error("table", _("Table %(table)s is already taken in this round.") % {"table": table})
         return data
-
-    def _post_clean(self):
-        # The services write the match; only the form's own checks run here (no model validation of
-        # fields the form does not hold, such as the competition).
-        pass

@@ -269,14 +269,6 @@ class DealForm(forms.Form):
         return [self[f"{side}_{name}"] for name in WRITTEN_FIELDS]
 
     @property
-    def home_fields(self):
-        return self.side_fields("home")
-
-    @property
-    def away_fields(self):
-        return self.side_fields("away")
-
-    @property
     def home_written(self):
         return self.written_fields("home")
 
@@ -317,11 +309,6 @@ class DealForm(forms.Form):
     def has_extra_values(self) -> bool:
         """Whether the optional part (melded or not) holds anything: it opens then."""
         names = ["home_melded", "away_melded"]
-        return any(self[name].value() not in (None, "") for name in names)
-
-    @property
-    def has_written_values(self) -> bool:
-        names = [f"{side}_{name}" for side in SIDES for name in WRITTEN_FIELDS]
         return any(self[name].value() not in (None, "") for name in names)
 
     @staticmethod

@@ -28,7 +28,7 @@ from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q, with
 from .names import SWEDISH_COLLATION, order_by_name
 from .players import PlayerStatistics, player_statistics
 from .results import competition_results, round_byes, round_result_rows, round_results, team_results
-from .standings import competition_standings, standings_preliminary_count
+from .standings import competition_standings, standing_values, standings_preliminary_count
 
 __all__ = [
     "PLAYED_STATUSES",
@@ -46,6 +46,7 @@ __all__ = [
     "round_byes",
     "round_result_rows",
     "round_results",
+    "standing_values",
     "standings_preliminary_count",
     "team_results",
 ]

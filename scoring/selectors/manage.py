@@ -14,6 +14,8 @@ from scoring.models import Bye, Club, Competition, Invitation, Match, Player, Ro
 
 from .names import order_by_name
 
+from .counting import counted_q, with_play
+
 
 # -- the rows a management page edits (get_object_or_404 on these) --------------------------------
 
@@ -135,6 +137,31 @@ def match_count(competition: Competition) -> int:
 
 def team_count(competition: Competition) -> int:
     return competition.teams.count()
+
+
+def competition_has_play(competition: Competition) -> bool:
+    """True once any match has a deal or a result: the schedule is then fixed."""
+    return with_play(competition.matches).exists()
+
+
+def round_is_complete(round: Round) -> bool:
+    """Every match of the round has a result that counts, or is void."""
+    competition = round.competition
+    open_matches = round.matches.exclude(counted_q(competition)).exclude(status=Match.Status.VOID)
+    return not open_matches.exists()
+
+
+def schedule_state(competition: Competition) -> dict:
+    """What the schedule tools of the competition's manage page can offer."""
+    last = competition.rounds.order_by("-number").first()
+    return {
+        "team_count": team_count(competition),
+        "match_count": match_count(competition),
+        "has_play": competition_has_play(competition),
+        "next_round": (last.number if last else 0) + 1,
+        "previous_complete": last is None or round_is_complete(last),
+        "is_tournament": competition.kind == Competition.Kind.TOURNAMENT,
+    }
 
 
 def entrant_count(competition: Competition) -> int:

@@ -152,6 +152,3 @@ def rating_history() -> RatingHistory:
         _latest[key] = history
     return history
 
-
-def current_rating(player_id: int) -> float:
-    return rating_history().ratings.of(player_id)

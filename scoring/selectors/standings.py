@@ -189,6 +189,27 @@ def _tied_before_head_to_head(records: list[TeamRecord], tiebreaks) -> set:
     return {team_id for group in groups.values() if len(group) > 1 for team_id in group}
 
 
+def standing_values(row: StandingRow) -> dict[str, Any]:
+    """One row of a standings table as plain values, in the shape every reader of the table gets
+    (the PDF and workbook tables, `standings --json`, the competition feed): match points as a plain
+    number (1, 0.5, 2), the rank with its printed label (3= for a tie)."""
+    record = row.record
+    return {
+        "rank": row.rank,
+        "tied": row.tied,
+        "rank_label": row.rank_label,
+        "team": record.name,
+        "played": record.played,
+        "won": record.won,
+        "drawn": record.drawn,
+        "lost": record.lost,
+        "points": number(record.points),
+        "card_points_for": record.card_points_for,
+        "card_points_against": record.card_points_against,
+        "difference": record.difference,
+    }
+
+
 def standings_preliminary_count(competition: Competition, up_to_round: int | None = None) -> int:
     """How many results wait for confirmation: submitted by the home secretary and not yet
     confirmed. A finished match not submitted yet waits for its secretary, not for confirmation."""

@@ -101,3 +101,8 @@ __all__ += ["DeletionPlan", "delete_or_archive", "deletion_plan"]
 from .merging import MergePlan, merge, merge_plan  # noqa: E402
 
 __all__ += ["MergePlan", "merge", "merge_plan"]
+
+# individual competitions: signing players up, pairing a round
+from .individual import individual_pair_round, individual_signup  # noqa: E402
+
+__all__ += ["individual_pair_round", "individual_signup"]

@@ -36,6 +36,10 @@ class DeletionPlan:
     reason: str = ""  # why it is archived or refused
     season_closed: bool = False  # refused because it would change a closed season's archive
 
+    @property
+    def archives(self) -> bool:
+        return self.outcome == ARCHIVE
+
 
 def _match_name(match: Match) -> str:
     where = _("round %(number)s") % {"number": match.round.number} if match.round_id else ""

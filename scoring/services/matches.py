@@ -479,7 +479,7 @@ def match_postpone(
 def match_void(*, match: Match, user, reason: str, expected_version: int | None) -> Match:
     """Close the match without a result (abandoned); it counts as the competition says."""
     match = _lock(match, expected_version)
-    _require(permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition))
+    _require(permissions.can_manage_result(user, match))
     if not reason.strip():
         raise MatchStateError(_("Give a reason for voiding the match."))
     if match.status == S.VOID:
@@ -576,7 +576,7 @@ def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
 def match_reopen(*, match: Match, user, reason: str, expected_version: int | None) -> Match:
     """A secretary reopens a closed match for corrections; its result no longer counts until finished again."""
     match = _lock(match, expected_version)
-    _require(permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition))
+    _require(permissions.can_manage_result(user, match))
     if match.status not in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED):
         raise MatchStateError(_("The match is open already."))
     if not reason.strip():

@@ -28,9 +28,9 @@ from scoring import permissions
 from scoring.engine.standings import swedish_sort_key
 from scoring.fixture_file import FixtureProblem, read_fixtures
 from scoring.models import Bye, Competition, Match, Round, Team
-from scoring.selectors import with_play
 from scoring.schedules import round_dates, round_robin, swiss_pairings
 from scoring.selectors import competition_standings, counted_q
+from scoring.selectors.manage import competition_has_play
 
 from .audit import audit_log
 from .errors import DomainError
@@ -40,9 +40,7 @@ from .standings import standings_refresh
 __all__ = [
     "FixtureImportError",
     "ScheduleError",
-    "competition_has_play",
     "fixtures_import",
-    "round_is_complete",
     "schedule_generate_league",
     "schedule_pair_next_round",
 ]
@@ -80,18 +78,6 @@ class FixtureImportError(ScheduleError):
 
 
 # -- reads --------------------------------------------------------------------------------------
-
-
-def competition_has_play(competition: Competition) -> bool:
-    """True once any match has a deal or a result: the schedule is then fixed."""
-    return with_play(competition.matches).exists()
-
-
-def round_is_complete(round: Round) -> bool:
-    """Every match of the round has a result that counts, or is void."""
-    competition = round.competition
-    open_matches = round.matches.exclude(counted_q(competition)).exclude(status=S.VOID)
-    return not open_matches.exists()
 
 
 # -- helpers ------------------------------------------------------------------------------------

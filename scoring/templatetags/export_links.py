@@ -1,9 +1,10 @@
 """`{% download_links match=match %}` (or round=, competition=): the download buttons of a page.
 
 The links a visitor may use: a match's protocol (PDF, Excel, CSV) once it has a result or deals; a
-round's results (PDF, Excel) and, for the secretaries who keep its protocols, the blank protocols to
-print; the standings (after a round, if the page shows that) and the whole competition. The views in
-scoring.views.exports check the same rules again.
+round's results (PDF, Excel) and, when the page's view says the viewer may print them
+(`blank_protocols`, permissions.can_print_blank_protocols), the blank protocols; the standings
+(after a round, if the page shows that) and the whole competition. The views in
+scoring.views.exports check the same rules again. A tag reads nothing from the database.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from scoring.selectors.protocols import has_score
-from scoring.views.exports import can_print_blank_protocols
 
 register = template.Library()
 
@@ -55,10 +55,10 @@ def match_links(match) -> list[DownloadLink]:
     ]
 
 
-def round_links(round, user) -> list[DownloadLink]:
+def round_links(round, blank_protocols: bool) -> list[DownloadLink]:
     args = [round.competition_id, round.number]
     links = []
-    if user is not None and can_print_blank_protocols(user, round):
+    if blank_protocols:
         links.append(
             _pdf(
                 reverse("scoring:round-protocols-pdf", args=args),
@@ -93,14 +93,12 @@ def competition_links(competition, up_to_round=None) -> list[DownloadLink]:
     ]
 
 
-@register.inclusion_tag("scoring/exports/_downloads.html", takes_context=True)
-def download_links(context, *, match=None, round=None, competition=None, up_to_round=None):
-    request = context.get("request")
-    user = getattr(request, "user", None)
+@register.inclusion_tag("scoring/exports/_downloads.html")
+def download_links(*, match=None, round=None, competition=None, up_to_round=None, blank_protocols=False):
     if match is not None:
         links = match_links(match)
     elif round is not None:
-        links = round_links(round, user)
+        links = round_links(round, blank_protocols)
     elif competition is not None:
         links = competition_links(competition, up_to_round)
     else:

@@ -1,12 +1,14 @@
 """Parts of the public pages about seasons, the rating and a table's history, with their charts:
 
-- `{% season_history player=player %}` (or `team=`, `club=`): every season's figures in a table,
-  closed seasons marked as archives; for a player also the rating's history as a chart and a table;
-  for a club its match points per season as a chart.
-- `{% places_chart competition %}`: each team's place in the table round by round, as charts and
-  a table (scoring.selectors.history.places_by_round).
+- `{% season_history seasons player=player rating_points=points %}` (or `team=`, `club=`): every
+  season's figures in a table, closed seasons marked as archives; for a player also the rating's
+  history as a chart and a table; for a club its match points per season as a chart.
+- `{% places_chart competition places %}`: each team's place in the table round by round, as charts
+  and a table.
 
-The figures come from scoring.selectors.history; the charts are drawn by scoring.charts.
+The figures are read by the page's view (scoring.selectors.history: player_seasons, team_seasons,
+club_seasons, rating_points, places_by_round) and handed in; a tag reads nothing from the database.
+The charts are drawn by scoring.charts.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from django.utils.translation import gettext as _
 
 from scoring.charts import Chart, bar_chart, line_chart
 from scoring.engine.rating import START
-from scoring.selectors import history
 from scoring.tables_federation import rating_text
 from scoring.templatetags.public_format import format_match_points
 
@@ -72,17 +73,14 @@ def club_chart(club, seasons) -> str | None:
 
 
 @register.inclusion_tag("scoring/federation/_season_history.html")
-def season_history(player=None, team=None, club=None):
+def season_history(seasons, player=None, team=None, club=None, rating_points=()):
     if player is not None:
-        seasons = history.player_seasons(player)
-        points = history.rating_points(player)
         return {
             "kind": "player", "seasons": seasons, "show_rating": True, "subject": player,
-            "rating_points": points, "chart": rating_chart(player, points),
+            "rating_points": rating_points, "chart": rating_chart(player, rating_points),
         }
     if team is not None:
-        return {"kind": "team", "seasons": history.team_seasons(team), "show_rating": True, "subject": team}
-    seasons = history.club_seasons(club)
+        return {"kind": "team", "seasons": seasons, "show_rating": True, "subject": team}
     return {"kind": "club", "seasons": seasons, "show_rating": False, "subject": club, "chart": club_chart(club, seasons)}
 
 
@@ -109,8 +107,7 @@ def team_places_chart(competition, team, rounds, team_count) -> str:
 
 
 @register.inclusion_tag("scoring/federation/_places.html")
-def places_chart(competition, open=False):
-    places = history.places_by_round(competition)
+def places_chart(competition, places, open=False):
     if places is None:
         return {"places": None}
     charts = [(team, team_places_chart(competition, team, places.rounds, places.team_count)) for team in places.teams]
@@ -118,6 +115,6 @@ def places_chart(competition, open=False):
 
 
 @register.inclusion_tag("scoring/federation/_places_print.html")
-def places_chart_print(competition):
+def places_chart_print(competition, places):
     """The same charts and table for the competition's PDF: no links, no disclosure."""
-    return places_chart(competition, open=True)
+    return places_chart(competition, places, open=True)

@@ -30,12 +30,6 @@ def points(value) -> str:
     return format_points(value)
 
 
-@register.filter
-def signed_points(value) -> str:
-    """A difference: +1 230, −40, 0."""
-    return format_points(value, signed=True)
-
-
 def format_match_points(value) -> str:
     if value is None or value == "":
         return ""

@@ -232,21 +232,12 @@ class CompetitionXlsxView(CompetitionExportMixin, ExportView):
 # -- blank protocols: secretaries only ----------------------------------------------------------
 
 
-def can_print_blank_protocols(user, round: Round) -> bool:
-    if not user.is_authenticated:
-        return False  # a visitor's round page must not read the round's matches for nothing
-    if permissions.can_manage_competition(user, round.competition):
-        return True
-    matches = round_matches_with_keepers(round)
-    return any(permissions.can_enter_protocol(user, match) for match in matches)
-
-
 class RoundBlankProtocolsPdfView(LoginRequiredMixin, ExportView):
     def export(self) -> Export:
         from scoring.exports import pdf
 
         round = get_object_or_404(document_rounds(), competition_id=self.kwargs["pk"], number=self.kwargs["number"])
-        if not can_print_blank_protocols(self.request.user, round):
+        if not permissions.can_print_blank_protocols(self.request.user, round, round_matches_with_keepers(round)):
             raise PermissionDenied
         # Each match the secretary keeps gets its table link, printed on its protocol (and only
         # those: another club's links are not theirs to hand out).

@@ -24,8 +24,7 @@ from scoring.selectors import rankings as ranking_selectors
 from scoring.selectors.club_tables import club_standings
 from scoring.selectors.individual import individual_standings
 from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter
-from scoring.services.errors import DomainError
-from scoring.services.individual import individual_pair_round, individual_signup
+from scoring.services import DomainError, individual_pair_round, individual_signup
 from scoring.tables import paginate_bounded
 from scoring.tables_federation import ClubTable, IndividualTable, RankingMatchesTable, RankingTable, rating_text
 

@@ -282,6 +282,7 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
         context["loose_matches"] = manage_selectors.matches_without_round(competition)
         context["rules"] = competition.rules
         context["invitations"] = manage_selectors.open_invitations(competition)
+        context["schedule"] = manage_selectors.schedule_state(competition)
         return context
 
 
@@ -329,11 +330,8 @@ class MatchCreateView(ManageFormView):
     def get_title(self):
         return _("New match in %(competition)s") % {"competition": self.owner}
 
-    def form_kwargs(self):
-        return {"competition": self.owner}
-
     def make_form(self, data=None):
-        form = super().make_form(data)
+        form = self.form_class(data, competition=self.owner, match=self.object)
         if data is None and self.object is None and self.request.GET.get("round"):
             form.initial["round"] = self.request.GET["round"]
         return form

@@ -14,7 +14,6 @@ from django.views import View
 
 from scoring import permissions, services
 from scoring.selectors import manage as manage_selectors
-from scoring.services.deleting import ARCHIVE
 
 # The rows each kind of delete page may name (selectors.manage).
 ROWS = {
@@ -65,7 +64,7 @@ class DeleteView(LoginRequiredMixin, View):
             plan = services.delete_or_archive(user=request.user, obj=self.object)
         except services.DomainError as refusal:
             return self.page(error=refusal.message, status=409)
-        if plan.outcome == ARCHIVE:
+        if plan.archives:
             messages.success(request, _("Archived: %(name)s.") % {"name": plan.name})
         else:
             messages.success(request, _("Deleted: %(name)s.") % {"name": plan.name})

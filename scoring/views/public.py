@@ -14,11 +14,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
-from scoring import selectors
+from scoring import permissions, selectors
 from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
-from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
+from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
+from scoring.selectors import history
 from scoring.selectors.history import season_history_stamp
 from scoring.selectors.stamps import (
     competition_outline_stamp,
@@ -201,7 +202,10 @@ class CompetitionDetailView(KeptBodyMixin, CompetitionMixin, TemplateView):
         context["round_links"] = lambda: [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in rounds]
         context["embed_url"] = lambda: absolute_reverse("scoring:competition-embed", pk)
         # The places round by round are worked out from every round's table: kept, as the
-        # standings, until a result that counts changes (results_stamp, in the template's cache key).
+        # standings, until a result that counts changes (results_stamp, in the template's cache key);
+        # read only when that part is drawn.
+        competition = self.competition
+        context["places"] = lambda: history.places_by_round(competition)
         return context
 
 
@@ -272,6 +276,11 @@ class RoundDetailView(KeptBodyMixin, RoundMixin, TemplateView):
         context = super(CompetitionMixin, self).get_context_data(**kwargs)
         context.update(competition=self.competition, round=self.round)
         return self.with_body(context)
+
+    def body_context(self) -> dict:
+        round_ = self.round
+        may_print = permissions.can_print_blank_protocols(self.request.user, round_, round_matches_with_keepers(round_))
+        return {**super().body_context(), "may_print_blank_protocols": may_print}
 
 
 class RoundLiveView(RoundMixin, TemplateView):
@@ -384,6 +393,8 @@ class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
             "competitions": public_selectors.team_public_competitions(team),
             "history_stamp": self.history_stamp,
             "results_stamp": self.results_stamp,
+            # Read only when the season table is drawn (it is kept under history_stamp).
+            "seasons": lambda: history.team_seasons(team),
         }
 
 
@@ -408,6 +419,8 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
             ),
             teams=teams,
             results=ResultsTable(matches, caption=_("Matches"), across_rounds=True) if matches else None,
+            seasons=history.player_seasons(player),
+            rating_points=history.rating_points(player),
         )
         return context
 
@@ -434,5 +447,6 @@ class ClubDetailView(PublicPageMixin, TemplateView):
             teams=public_selectors.club_teams(club),
             players=public_selectors.club_players(club),
             competitions=public_selectors.club_competitions(club, self.request.user),
+            seasons=history.club_seasons(club),
         )
         return context

@@ -84,20 +84,7 @@ class CompetitionFeedView(View):
             },
             "generated_at": timezone.now().isoformat(timespec="seconds"),
             "standings": [
-                {
-                    "rank": row.rank,
-                    "tied": row.tied,
-                    "rank_label": row.rank_label,
-                    "team": _team(row.record.team_id, row.record.name),
-                    "played": row.record.played,
-                    "won": row.record.won,
-                    "drawn": row.record.drawn,
-                    "lost": row.record.lost,
-                    "points": selectors.number(row.record.points),
-                    "card_points_for": row.record.card_points_for,
-                    "card_points_against": row.record.card_points_against,
-                    "difference": row.record.difference,
-                }
+                {**selectors.standing_values(row), "team": _team(row.record.team_id, row.record.name)}
                 for row in rows
             ],
             "preliminary_results": selectors.standings_preliminary_count(competition),

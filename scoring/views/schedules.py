@@ -20,10 +20,9 @@ from django.views import View
 
 from scoring.forms.schedules import FixtureImportForm, LeagueScheduleForm, PairRoundForm
 from scoring.selectors import manage as manage_selectors
-from scoring.services.schedules import (
+from scoring.services import (
     FixtureImportError,
     ScheduleError,
-    competition_has_play,
     fixtures_import,
     schedule_generate_league,
     schedule_pair_next_round,
@@ -58,7 +57,7 @@ class CompetitionScheduleView(CompetitionManagerMixin, View):
             "problems": problems,
             "back_url": self.back_url(),
             "match_count": manage_selectors.match_count(competition),
-            "has_play": competition_has_play(competition),
+            "has_play": manage_selectors.competition_has_play(competition),
             "team_count": manage_selectors.team_count(competition),
         }
         return render(self.request, self.template_name, context, status=status)

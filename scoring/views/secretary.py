@@ -38,12 +38,10 @@ from scoring.selectors.stamps import entry_fields_stamp, match_page_stamp
 
 from .secretary_base import (
     MatchAccessMixin,
-    match_actions,
     place_problems,
     planned_later_than_today,
     preview_deal,
     protocol_sheet,
-    can_see_audit,
 )
 
 S = Match.Status
@@ -134,7 +132,7 @@ class ProtocolPageMixin(MatchAccessMixin):
         """The protocol page. `form` keeps what was typed; `problems` are the engine's refusals."""
         request, match = self.request, self.page_match()
         sheet = protocol_sheet(match)
-        actions = match_actions(request.user, match, sheet.state)
+        actions = permissions.match_actions(request.user, match, sheet.state)
         if form is None:
             form = self.entry_form(autofocus=autofocus)
         if preview is None and actions.enter and form.is_bound and form.is_valid():
@@ -169,7 +167,7 @@ class ProtocolPageMixin(MatchAccessMixin):
             "entry_fields_stamp": entry_fields_stamp(match),
             "audit": (
                 SimpleLazyObject(lambda: secretary_selectors.match_audit_entries(match))
-                if can_see_audit(request.user, match)
+                if permissions.can_see_audit(request.user, match)
                 else None
             ),
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
@@ -331,7 +329,7 @@ class DealCorrectView(MatchAccessMixin, View):
             "sheet": sheet,
             "state": sheet.state,
             "rules": match.rules,
-            "may_correct": match_actions(self.request.user, match, sheet.state).correct,
+            "may_correct": permissions.match_actions(self.request.user, match, sheet.state).correct,
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
         }
         return render(self.request, self.template_name, context, status=status)
@@ -386,7 +384,7 @@ class DealDeleteLastView(MatchAccessMixin, View):
             "form": form,
             "error": error,
             "last": sheet.rows[-1] if sheet.rows else None,
-            "may_remove": match_actions(self.request.user, match, sheet.state).correct,
+            "may_remove": permissions.match_actions(self.request.user, match, sheet.state).correct,
         }
         return render(self.request, self.template_name, context, status=status)
 

@@ -19,7 +19,7 @@ from scoring import notifications, permissions, services
 from scoring.forms.dispute import DisputeForm
 from scoring.forms.protocol import ForfeitForm, PostponeForm, ReasonForm, VersionForm
 
-from .secretary_base import MatchAccessMixin, match_actions, protocol_sheet
+from .secretary_base import MatchAccessMixin, protocol_sheet
 
 STALE_STATUS = 409
 
@@ -48,7 +48,7 @@ class MatchActionView(MatchAccessMixin, View):
 
     template_name = "scoring/secretary/match_action.html"
     form_class = VersionForm
-    action = ""  # the attribute of secretary_base.Actions that says whether it is possible now
+    action = ""  # the attribute of permissions.Actions that says whether it is possible now
     title = ""
     explanation = ""
     button = ""
@@ -79,7 +79,7 @@ class MatchActionView(MatchAccessMixin, View):
             "notes": protocol.notes if self.shows_notes else (),
             "form": form,
             "error": error,
-            "possible": getattr(match_actions(self.request.user, match, state), self.action),
+            "possible": getattr(permissions.match_actions(self.request.user, match, state), self.action),
             "title": self.title,
             "explanation": self.explanation,
             "button": self.button,

@@ -1,5 +1,5 @@
-"""What the secretary's pages share: who may see and do what with a match, the protocol sheet as
-the engine replays it, the preview of a deal being typed, and engine problems placed by field.
+"""What the secretary's pages share: the match read with the user's rights (permissions.py says
+who may see and do what), the protocol sheet as the engine replays it, the preview of a deal being typed, and engine problems placed by field.
 
 Terms: the *sheet* is the deal-by-deal table of the paper protocol; a *preview* is the engine's
 replay of the stored deals plus the deal being typed (or corrected), never written; a problem's
@@ -17,94 +17,13 @@ from django.core.exceptions import NON_FIELD_ERRORS, PermissionDenied
 from django.utils import timezone
 
 from scoring import permissions
-from scoring.adapters import deal_to_entry, minutes_between
-from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal, replay
+from scoring.adapters import minutes_between
+from scoring.engine import DealEntry, MatchState, Problem, replay
 from scoring.messages import FIELD_LABELS, field_error_message, problem_message
 from scoring.selectors.protocols import MatchProtocol, match_protocol
 from scoring.selectors.public import MATCH_PAGE_RELATED
 from scoring.models import Match
 from scoring.selectors.secretary import match_for_user, match_with
-
-S = Match.Status
-CLOSED_WITHOUT_PLAY = (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED)
-
-
-# -- who may do what ----------------------------------------------------------------------------
-
-
-def can_enter(user, match: Match) -> bool:
-    return permissions.can_enter_protocol(user, match)
-
-
-def can_view_protocol(user, match: Match) -> bool:
-    """Those who keep or confirm the protocol: secretaries of either club or the organiser, the
-    captains of both teams, site admins."""
-    return (
-        can_enter(user, match)
-        or permissions.is_secretary_of(user, match.away_team.club_id)
-        or permissions.is_captain_of(user, match.home_team)
-        or permissions.is_captain_of(user, match.away_team)
-    )
-
-
-def can_see_audit(user, match: Match) -> bool:
-    return can_enter(user, match) or permissions.can_manage_competition(user, match.competition)
-
-
-def can_manage_result(user, match: Match) -> bool:
-    """Void and reopen: the protocol keeper or the organiser (the services say the same)."""
-    return can_enter(user, match) or permissions.can_manage_competition(user, match.competition)
-
-
-@dataclass(frozen=True)
-class Actions:
-    """What the user may do with the match now, by permission and state."""
-
-    enter: bool = False
-    start: bool = False
-    clock: bool = False
-    forfeit: bool = False
-    postpone: bool = False
-    void: bool = False
-    submit: bool = False
-    confirm: bool = False
-    dispute: bool = False
-    reopen: bool = False
-    correct: bool = False
-    upload: bool = False
-
-    @property
-    def any_lifecycle(self) -> bool:
-        return any(
-            (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
-             self.confirm, self.dispute, self.reopen)
-        )  # fmt: skip
-
-
-def match_actions(user, match: Match, state: MatchState) -> Actions:
-    if match.competition.archived:
-        # A closed season's competitions are archives (services.seasons.require_open): nothing to do.
-        return Actions()
-    enter = can_enter(user, match)
-    status = match.status
-    played_out = match.end in CLOSED_WITHOUT_PLAY
-    open_for_deals = status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED)
-    return Actions(
-        enter=enter and open_for_deals and not state.finished and not played_out,
-        start=enter and status in (S.SCHEDULED, S.POSTPONED),
-        clock=enter and match.rules.has_clock and status == S.IN_PROGRESS and match.deal_count > 0,
-        forfeit=enter and status not in (S.SUBMITTED, S.CONFIRMED, S.VOID),
-        postpone=enter and status in (S.SCHEDULED, S.POSTPONED) and not match.deal_count,
-        void=can_manage_result(user, match) and status != S.VOID,
-        submit=enter and status == S.FINISHED,
-        confirm=permissions.can_confirm(user, match) and status in (S.SUBMITTED, S.FINISHED),
-        dispute=status in (S.SUBMITTED, S.FINISHED) and permissions.can_dispute(user, match),
-        reopen=can_manage_result(user, match)
-        and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
-        correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
-        upload=enter and status in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED) and not played_out,
-    )
-
 
 class MatchAccessMixin(LoginRequiredMixin):
     """Loads the match named by `pk`; anonymous users go to the login page, others without the
@@ -150,10 +69,10 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     def has_access(self, user) -> bool:
         if self.access == "enter":
-            return can_enter(user, self.match)
+            return permissions.can_enter_protocol(user, self.match)
         if self.access == "manage-result":
-            return can_manage_result(user, self.match)
-        return can_view_protocol(user, self.match)
+            return permissions.can_manage_result(user, self.match)
+        return permissions.can_view_protocol(user, self.match)
 
     def reload_match(self) -> Match:
         self.match.refresh_from_db()
@@ -299,10 +218,6 @@ class PlacedProblems:
     @property
     def count(self) -> int:
         return sum(len(m) for m in self.by_field.values()) + len(self.general)
-
-    @property
-    def all_messages(self) -> list[str]:
-        return [m for ms in self.by_field.values() for m in ms] + self.general
 
 
 def _is_deal_field(name: str) -> bool:

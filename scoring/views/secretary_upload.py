@@ -31,7 +31,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _, gettext_lazy
 from django.views import View
 
-from scoring import services
+from scoring import permissions, services
 from scoring.engine import DealEntry, SideEntry
 from scoring.engine.protocol_file import SWEDISH_HEADERS, ProtocolFileError, read_protocol_file
 from scoring.engine.rules import PointsRules, RuleSet
@@ -39,7 +39,7 @@ from scoring.forms.protocol import ProtocolUploadForm, ReasonField, VersionForm
 from scoring.messages import file_error_message, problem_message
 from scoring.selectors.protocols import protocol_preview
 
-from .secretary_base import MatchAccessMixin, match_actions, planned_later_than_today, protocol_sheet
+from .secretary_base import MatchAccessMixin, planned_later_than_today, protocol_sheet
 
 STALE_STATUS = 409
 SIGNING_SALT = "scoring.protocol-upload"
@@ -220,7 +220,7 @@ class UploadPageMixin(MatchAccessMixin):
             "form": form,
             "error": error,
             "file_errors": file_errors,
-            "may_upload": match_actions(self.request.user, match, protocol_sheet(match).state).upload,
+            "may_upload": permissions.match_actions(self.request.user, match, protocol_sheet(match).state).upload,
             "planned_later": planned_later_than_today(match) if not match.deal_count else None,
         }
         if checked is not None:

@@ -30,7 +30,7 @@ from scoring.services import photos
 from scoring.services import table as table_services
 
 from .exports import can_print_blank_protocols
-from .secretary_base import MatchAccessMixin, can_view_protocol
+from .secretary_base import MatchAccessMixin
 
 LIVE_POLL_SECONDS = 10
 
@@ -86,7 +86,7 @@ class MatchTableLinkView(MatchAccessMixin, View):
 
 def can_see_photos(user, match) -> bool:
     """The captains, the clubs' secretaries and the organiser; never the public."""
-    return can_view_protocol(user, match) or permissions.can_manage_competition(user, match.competition)
+    return permissions.can_view_protocol(user, match) or permissions.can_manage_competition(user, match.competition)
 
 
 class MatchPhotosView(MatchAccessMixin, View):

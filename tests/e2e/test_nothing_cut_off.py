@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
+from scoring.engine.rules import PRESETS
 from tests import factories as f
 from tests.browser import open_page
 from tests.e2e.test_protocol_entry import log_in
@@ -113,6 +114,7 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
         reverse("scoring:match-detail", args=[noted.pk]),
         reverse("scoring:manage-club", args=[setup["home"].club_id]),
         reverse("scoring:manage-competition", args=[competition.pk]),
+        *(reverse("scoring:rules", args=[key]) for key in PRESETS),
     ]
     found = []
     for who, pages in (("sekreterare", secretary_pages), ("bortakapten", captain_pages)):

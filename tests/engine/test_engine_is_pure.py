@@ -1,4 +1,4 @@
-"""The engine is pure Python (DESIGN.md): no module in scoring/engine/ imports Django."""
+"""The engine is pure Python (docs/architecture.md): no module in scoring/engine/ imports Django."""
 
 from __future__ import annotations
 

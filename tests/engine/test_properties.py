@@ -1,4 +1,4 @@
-"""Hypothesis properties of the engine (DESIGN.md, "Tests").
+"""Hypothesis properties of the engine.
 
 Deals are generated LEGAL by construction from card counts: how many natural and mixed canastas each
 side has within what two packs allow, card points as multiples of 5 within the pack's 1180, a side

@@ -16,7 +16,7 @@ from scoring.selectors.secretary import secretary_matches
 from scoring.services import manage as manage_services
 from scoring.services import schedules as schedule_services
 from scoring.services.seasons import SeasonClosedError, season_close
-from scoring.views.secretary_base import can_view_protocol
+from scoring.permissions import can_view_protocol
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -12,11 +12,11 @@ from django.utils import timezone
 from scoring import services
 from scoring.services.standings import standings_refresh
 from scoring.models import AuditEntry, Bye, Match, Round
+from scoring.selectors.manage import round_is_complete
 from scoring.services.schedules import (
     FixtureImportError,
     ScheduleError,
     fixtures_import,
-    round_is_complete,
     schedule_generate_league,
     schedule_pair_next_round,
 )

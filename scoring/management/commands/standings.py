@@ -20,26 +20,12 @@ from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition
-from scoring.selectors import competition_standings, number, standings_preliminary_count
+from scoring.selectors import competition_standings, number, standing_values, standings_preliminary_count
 
 
 def standings_json_rows(rows: list[StandingRow]) -> list[dict[str, Any]]:
-    return [
-        {
-            "rank": row.rank,
-            "tied": row.tied,
-            "team": row.record.name,
-            "played": row.record.played,
-            "won": row.record.won,
-            "drawn": row.record.drawn,
-            "lost": row.record.lost,
-            "points": number(row.record.points),
-            "card_points_for": row.record.card_points_for,
-            "card_points_against": row.record.card_points_against,
-            "difference": row.record.difference,
-        }
-        for row in rows
-    ]
+    # The JSON rows keep their published shape (above): the rank and `tied`, not the printed label.
+    return [{key: value for key, value in standing_values(row).items() if key != "rank_label"} for row in rows]
 
 
 class Command(BaseCommand):
