@@ -106,3 +106,23 @@ __all__ += ["MergePlan", "merge", "merge_plan"]
 from .individual import individual_pair_round, individual_signup  # noqa: E402
 
 __all__ += ["individual_pair_round", "individual_signup"]
+
+# entry at the table: the table link, deals proposed and agreed there; photos of the signed paper
+from .photos import PHOTO_MAX_BYTES, match_photo_add  # noqa: E402
+from .table import (  # noqa: E402
+    link_is_open,
+    normalise_code,
+    table_contact,
+    table_deal_answer,
+    table_deal_propose,
+    table_link_issue,
+    table_link_withdraw,
+    table_links_issue_for_round,
+    table_protocol_confirm,
+)
+
+__all__ += [
+    "PHOTO_MAX_BYTES", "match_photo_add", "link_is_open", "normalise_code", "table_contact", "table_deal_answer",
+    "table_deal_propose", "table_link_issue", "table_link_withdraw", "table_links_issue_for_round",
+    "table_protocol_confirm",
+]  # fmt: skip

@@ -28,12 +28,11 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.views import View
 
-from scoring import permissions
+from scoring import permissions, services
 from scoring.client_address import client_address
 from scoring.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
-from scoring.services.table import table_links_issue_for_round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
 from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
@@ -241,5 +240,5 @@ class RoundBlankProtocolsPdfView(LoginRequiredMixin, ExportView):
             raise PermissionDenied
         # Each match the secretary keeps gets its table link, printed on its protocol (and only
         # those: another club's links are not theirs to hand out).
-        links = table_links_issue_for_round(round=round, user=self.request.user)
+        links = services.table_links_issue_for_round(round=round, user=self.request.user)
         return pdf.round_blank_protocols_pdf(round, table_links=links)

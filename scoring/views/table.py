@@ -37,8 +37,7 @@ from scoring.forms.protocol import COUNT_FIELDS, SIDES, DealForm
 from scoring.models import TableDeal, TableLink
 from scoring.selectors import table as table_selectors
 from scoring.services import DealProblemsError, DomainError
-from scoring.services import photos
-from scoring.services import table as table_services
+from scoring import services
 
 from .secretary_base import place_problems, preview_deal
 
@@ -107,8 +106,8 @@ def open_table_link(request, code: str) -> TableLink:
         raise TooManyGuesses
     link = None
     if len(code) <= CODE_MAX_LENGTH:
-        link = table_selectors.table_link_by_code(table_services.normalise_code(code))
-    if link is None or not table_services.link_is_open(link):
+        link = table_selectors.table_link_by_code(services.normalise_code(code))
+    if link is None or not services.link_is_open(link):
         _count_guess(request)
         raise Http404("No table link with this code is in use.")
     return link
@@ -189,7 +188,7 @@ class TablePageView(TableLinkMixin):
     """GET: the table's page: the next deal's fields, the protocol so far, what waits."""
 
     def get(self, request, code):
-        table_services.table_contact(link=self.link)
+        services.table_contact(link=self.link)
         return self.page(correct=_int(request.GET.get("correct")))
 
 
@@ -197,7 +196,7 @@ class TableStateView(TableLinkMixin):
     """GET: the part of the page that changes (protocol, totals, minimums, what waits, the end)."""
 
     def get(self, request, code):
-        table_services.table_contact(link=self.link)
+        services.table_contact(link=self.link)
         return render(request, "scoring/table/_state.html", state_context(self.link, self.state()))
 
 
@@ -267,7 +266,7 @@ class TableProposeView(TableLinkMixin):
         else:
             number = match.deal_count
         try:
-            proposal = table_services.table_deal_propose(
+            proposal = services.table_deal_propose(
                 link=self.link, client_id=client_id, side=side, kind=kind, number=number, entry=entry,
                 agreed_by_both=data.get("both") == "yes",
             )  # fmt: skip
@@ -304,7 +303,7 @@ class TableAnswerView(TableProposeView):
         if proposal_id is None:
             return self.refused(_("The form is incomplete; reload the page."), 400)
         try:
-            proposal = table_services.table_deal_answer(
+            proposal = services.table_deal_answer(
                 link=self.link, proposal_id=proposal_id, side=data.get("side", ""), agree=data.get("agree") == "yes",
                 reason=(data.get("reason") or "")[:2000],
             )  # fmt: skip
@@ -320,7 +319,7 @@ class TableConfirmView(TableLinkMixin):
 
     def post(self, request, code):
         try:
-            table_services.table_protocol_confirm(link=self.link, side=request.POST.get("side", ""))
+            services.table_protocol_confirm(link=self.link, side=request.POST.get("side", ""))
         except DomainError as refusal:
             return self.refused(refusal.message, 422)
         if wants_json(request):
@@ -335,10 +334,10 @@ class TablePhotoView(TableLinkMixin):
         upload = request.FILES.get("photo")
         if upload is None:
             return self.refused(_("Choose a photo."), 400)
-        if upload.size > photos.PHOTO_MAX_BYTES:
+        if upload.size > services.PHOTO_MAX_BYTES:
             return self.refused(_("The photo is larger than 8 MB."), 413)
         try:
-            photos.match_photo_add(match=self.link.match, data=upload.read(), link=self.link)
+            services.match_photo_add(match=self.link.match, data=upload.read(), link=self.link)
         except DomainError as refusal:
             return self.refused(refusal.message, 422)
         if wants_json(request):

@@ -23,13 +23,11 @@ from scoring import permissions
 from scoring.exports.documents import table_link_url
 from scoring.exports.pdf import qr_code
 from scoring.selectors import table as table_selectors
-from scoring.selectors.protocols import document_rounds
+from scoring.selectors.protocols import document_rounds, round_matches_with_keepers
 from scoring.selectors.public import hall_clock
 from scoring.services import DomainError
-from scoring.services import photos
-from scoring.services import table as table_services
+from scoring import services
 
-from .exports import can_print_blank_protocols
 from .secretary_base import MatchAccessMixin
 
 LIVE_POLL_SECONDS = 10
@@ -63,11 +61,11 @@ class MatchTableLinkView(MatchAccessMixin, View):
         action = request.POST.get("action")
         try:
             if action == "issue":
-                link = table_services.table_link_issue(match=match, user=request.user)
+                link = services.table_link_issue(match=match, user=request.user)
                 if link is None:
                     raise DomainError(_("The match is no longer played at the table."))
             elif action in ("renew", "withdraw"):
-                table_services.table_link_withdraw(match=match, user=request.user, renew=action == "renew")
+                services.table_link_withdraw(match=match, user=request.user, renew=action == "renew")
             else:
                 raise DomainError(_("Choose what to do with the table link."))
         except DomainError as refusal:
@@ -113,9 +111,9 @@ class MatchPhotosView(MatchAccessMixin, View):
         try:
             if upload is None:
                 raise DomainError(_("Choose a photo."))
-            if upload.size > photos.PHOTO_MAX_BYTES:
+            if upload.size > services.PHOTO_MAX_BYTES:
                 raise DomainError(_("The photo is larger than 8 MB."))
-            photos.match_photo_add(match=match, data=upload.read(), user=request.user)
+            services.match_photo_add(match=match, data=upload.read(), user=request.user)
         except DomainError as refusal:
             messages.error(request, refusal.message)
         else:
@@ -150,7 +148,7 @@ class RoundAccessMixin(LoginRequiredMixin):
         if not request.user.is_authenticated:
             return self.handle_no_permission()
         self.round = get_object_or_404(document_rounds(), competition_id=kwargs["pk"], number=kwargs["number"])
-        if not can_print_blank_protocols(request.user, self.round):
+        if not permissions.can_print_blank_protocols(request.user, self.round, round_matches_with_keepers(self.round)):
             raise PermissionDenied
         return super().dispatch(request, *args, **kwargs)
 
@@ -190,7 +188,7 @@ class RoundTableCardsView(RoundAccessMixin, View):
     made where missing, for the matches the secretary keeps)."""
 
     def get(self, request, pk, number):
-        links = table_services.table_links_issue_for_round(round=self.round, user=request.user)
+        links = services.table_links_issue_for_round(round=self.round, user=request.user)
         cards = []
         for match in table_selectors.round_matches(self.round):
             link = links.get(match.pk)
