@@ -96,3 +96,8 @@ __all__ += ["DeletionPlan", "delete_or_archive", "deletion_plan"]
 from .merging import MergePlan, merge, merge_plan  # noqa: E402
 
 __all__ += ["MergePlan", "merge", "merge_plan"]
+
+# the versions the public pages' validators are made of (every writer above moves them)
+from .versions import appearances_version_bump, club_version_bump, competition_version_bump  # noqa: E402
+
+__all__ += ["appearances_version_bump", "club_version_bump", "competition_version_bump"]
