@@ -26,6 +26,7 @@ from scoring import permissions
 from scoring.models import Bye, Competition, Invitation, Match, Player, Round, Team, TeamStanding
 from scoring.selectors import with_play
 
+from .versions import versions_bump_for
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import require_open
@@ -321,12 +322,13 @@ def merge(*, user, duplicate, kept) -> MergePlan:
     plan = merge_plan(duplicate, kept)
     if not plan.allowed:
         raise DomainError(" ".join(plan.refusals))
+    # Before the duplicate goes, while its rows still say where it appears.
+    versions_bump_for(duplicate, kept)
     competitions = _competitions_of(plan.kind, duplicate, kept)
     for competition in competitions:
         require_open(competition)
     touched = _merge_players(duplicate, kept) if plan.kind == "player" else _merge_teams(duplicate, kept)
-    # The matches now name other players or another team: their pages, documents and cached copies
-    # are made anew (their version and time of change are what the stamps read).
+    # The matches now name other players or another team: a secretary's open form is stale.
     Match.objects.filter(pk__in=touched).update(version=F("version") + 1, updated_at=timezone.now())
     duplicate_pk = duplicate.pk
     duplicate.delete()

@@ -75,3 +75,29 @@ def appearances_version_bump(*, team_ids: Iterable[int] = (), player_ids: Iterab
     clubs |= set(Team.objects.filter(pk__in=team_ids).values_list("club_id", flat=True))
     clubs |= set(Player.objects.filter(pk__in=player_ids).values_list("club_id", flat=True))
     club_version_bump(clubs)
+
+
+def versions_bump_for(*objects) -> None:
+    """Move the versions of what shows each of `objects` (a player, team, club, competition, round
+    or match): the one call of a service that changes rows of several kinds."""
+    from scoring.models import Round
+
+    competitions, clubs, teams, players = set(), set(), set(), set()
+    for obj in objects:
+        if isinstance(obj, Player):
+            players.add(obj.pk)
+        elif isinstance(obj, Team):
+            teams.add(obj.pk)
+        elif isinstance(obj, Club):
+            clubs.add(obj.pk)
+        elif isinstance(obj, Competition):
+            competitions.add(obj.pk)
+            clubs.add(obj.organiser_id)
+        elif isinstance(obj, (Round, Match)):
+            competitions.add(obj.competition_id)
+        else:
+            raise TypeError(obj)
+    competition_version_bump(competitions)
+    club_version_bump(clubs)
+    if teams or players:
+        appearances_version_bump(team_ids=teams, player_ids=players)
