@@ -1,5 +1,10 @@
-"""Root URLs: language switch, admin, login/logout, health check, and the scoring app at the root."""
+"""Root URLs: admin, login/logout, health check, and the scoring app at the root.
 
+The language is in the address (i18n_patterns): Swedish at the bare addresses, English under /en/.
+So a page is the same for everyone who opens its address, and browsers and proxies may keep it
+(scoring.public_cache)."""
+
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -7,7 +12,13 @@ from django.urls import include, path
 from scoring.views.health import healthz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    # The language switch of earlier versions posted here; it now answers with the address of the
+    # page in the chosen language (django.views.i18n.set_language with i18n_patterns).
     path("i18n/", include("django.conf.urls.i18n")),
+]
+
+urlpatterns += i18n_patterns(
     path("admin/", admin.site.urls),
     # Log in and out, and change one's own password. No password reset by e-mail: the site sends
     # no mail (a reset form would fail, or leak reset links into a log); an administrator sets a
@@ -20,6 +31,6 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("healthz", healthz, name="healthz"),
     path("", include("scoring.urls", namespace="scoring")),
-]
+    prefix_default_language=False,
+)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch
 from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.match import MatchState
@@ -25,7 +25,7 @@ from scoring.messages import problem_message
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol as read_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
-from scoring.site_address import site_url
+from scoring.site_address import absolute_reverse, site_url
 
 from .formatting import iso_date
 
@@ -43,7 +43,7 @@ def user_name(user) -> str:
 def match_record_url(match: Match) -> str:
     """The address of the match's page on the site, printed as a link and a QR code."""
     try:
-        return site_url() + reverse("scoring:match-detail", kwargs={"pk": match.pk})
+        return absolute_reverse("scoring:match-detail", match.pk)
     except NoReverseMatch:  # the public pages are not installed: the site's start page
         return site_url() + "/"
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring import services
 from scoring.exports import pdf, xlsx
 from scoring.models import Team
 from scoring.views import exports
@@ -48,8 +49,11 @@ def test_a_document_is_made_once_until_its_data_changes(client, made):
     f.play_match(match, setup["secretary"], entries=f.EXPORT_SAMPLE_DEALS[:1])
     client.get(url)
     assert made == ["xlsx", "xlsx"]
-    # A team renamed: its name is in the document.
-    Team.objects.filter(pk=setup["home"].pk).update(name="Nya namnet")
+    # A team renamed (through its service, which moves the competition's version): its name is in
+    # the document.
+    team = Team.objects.get(pk=setup["home"].pk)
+    team.name = "Nya namnet"
+    services.team_save(user=f.make_admin(), team=team)
     assert b"Nya namnet" not in first.content
     client.get(url)
     assert made == ["xlsx", "xlsx", "xlsx"]
