@@ -177,9 +177,7 @@ class CompetitionExportMixin:
         # A number beyond any round (a round number is a small integer column) is no round either.
         if not (raw.isascii() and raw.isdigit()) or len(raw) > 5 or not 1 <= int(raw) <= LARGEST_NUMBER:
             raise Http404("No such round.")
-        if not self.get_competition().rounds.filter(number=int(raw)).exists():
-            raise Http404("No such round.")
-        return int(raw)
+        return get_visible_round(self.get_competition(), int(raw)).number
 
 
 class StandingsPdfView(CompetitionExportMixin, ExportView):
