@@ -32,43 +32,33 @@ from django.utils.translation import get_language
 
 from scoring.selectors import versions
 
-ONE_COMPETITION = lambda kwargs: versions.competition_version(kwargs["pk"])  # noqa: E731
-ONE_MATCH = lambda kwargs: versions.match_version(kwargs["pk"])  # noqa: E731
+def one_competition(kwargs):
+    return versions.competition_version(kwargs["pk"])
 
-# Each public address (its URL name in the "scoring" namespace) and the versions it is drawn from.
+
+def one_match(kwargs):
+    return versions.match_version(kwargs["pk"])
+
+
+# Each public address (its URL name in the "scoring" namespace) and the versions it is drawn from;
+# the documents too (scoring.views.exports stores each made copy under the same versions).
 PUBLIC_PAGES = {
+    **dict.fromkeys(
+        ["competition-detail", "competition-live", "competition-rounds", "competition-embed", "competition-feed",
+         "competition-clubs", "competition-players", "round-detail", "round-live", "standings-pdf",
+         "standings-xlsx", "competition-pdf", "competition-xlsx", "round-results-pdf", "round-results-xlsx"],
+        one_competition,
+    ),
+    **dict.fromkeys(["match-detail", "match-live", "match-protocol-pdf", "match-protocol-xlsx"], one_match),
+    **dict.fromkeys(["team-detail", "team-calendar"], lambda kwargs: versions.team_version(kwargs["pk"])),
+    **dict.fromkeys(["rankings", "ranking-player", "ranking-pair"], lambda kwargs: versions.rankings_version()),
     "home": lambda kwargs: versions.start_page_version(),
     "competition-list": lambda kwargs: versions.all_competitions_version(),
-    "competition-detail": ONE_COMPETITION,
-    "competition-live": ONE_COMPETITION,
-    "competition-rounds": ONE_COMPETITION,
-    "competition-embed": ONE_COMPETITION,
-    "competition-feed": ONE_COMPETITION,
-    "competition-clubs": ONE_COMPETITION,
-    "competition-players": ONE_COMPETITION,
-    "round-detail": ONE_COMPETITION,
-    "round-live": ONE_COMPETITION,
-    "match-detail": ONE_MATCH,
-    "match-live": ONE_MATCH,
-    "team-detail": lambda kwargs: versions.team_version(kwargs["pk"]),
-    "team-calendar": lambda kwargs: versions.team_version(kwargs["pk"]),
     "player-detail": lambda kwargs: versions.player_version(kwargs["pk"]),
     "club-list": lambda kwargs: versions.all_clubs_version(),
     "club-detail": lambda kwargs: versions.club_version(kwargs["pk"]),
-    "rankings": lambda kwargs: versions.rankings_version(),
-    "ranking-player": lambda kwargs: versions.rankings_version(),
-    "ranking-pair": lambda kwargs: versions.rankings_version(),
     "rating-explained": lambda kwargs: (),
-    # Documents (scoring.views.exports keeps each made copy under the same versions).
-    "match-protocol-pdf": ONE_MATCH,
-    "match-protocol-xlsx": ONE_MATCH,
-    "standings-pdf": ONE_COMPETITION,
-    "standings-xlsx": ONE_COMPETITION,
-    "competition-pdf": ONE_COMPETITION,
-    "competition-xlsx": ONE_COMPETITION,
-    "round-results-pdf": ONE_COMPETITION,
-    "round-results-xlsx": ONE_COMPETITION,
-}
+}  # fmt: skip
 
 
 @lru_cache(maxsize=1)

@@ -106,7 +106,7 @@ for competition in Competition.objects.order_by("pk"):
                          "session": {"name": settings.SESSION_COOKIE_NAME,
                                      "value": browser.cookies[settings.SESSION_COOKIE_NAME].value}})
 competitions = sorted({account["competition"] for account in accounts})
-played = list(Match.objects.filter(status=Match.Status.CONFIRMED, competition_id__in=competitions).order_by("pk").values_list("pk", flat=True)[:200])
+played = list(Match.objects.filter(status=Match.Status.CONFIRMED, competition_id__in=competitions).order_by("pk").values_list("pk", flat=True)[:60])
 print("SETUP:" + json.dumps({
     "accounts": accounts,
     "pages": {
