@@ -241,6 +241,10 @@ class Cluster:
             "@UPSTREAM_SERVERS@": upstream,
         }.items():
             text = text.replace(name, value)
+        if os.geteuid() == 0:
+            # nginx started by root runs its workers as nobody, who may not enter run_dir (a folder
+            # of the starter's own) where the proxy cache is kept: they run as root here, on loopback.
+            text = "user root;\n" + text
         path = self.run_dir / "nginx.conf"
         path.write_text(text)
         return path
