@@ -101,7 +101,8 @@ bench: system-deps-bench venv-dev
 
 # A federation's round night (Locust, headless) against gunicorn on loopback, on `demo --scale
 # federation` data in a scratch database; the load itself is bounded to 3 minutes.
-# Options: make load LOAD_ARGS="--postgres --steps 10,50,100,200,300 --seconds 30".
+# Options: make load LOAD_ARGS="--postgres --steps 10,50,100,200,300 --seconds 30"; --cluster plays
+# it through nginx's proxy cache before two app servers, PostgreSQL and Redis (as make cluster).
 load: system-deps venv-dev
 	$(PY) tests/benchmarks/round_night.py $(LOAD_ARGS)
 

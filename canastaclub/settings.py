@@ -5,7 +5,6 @@ DJANGO_DEBUG=0 and then must set DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; the
 variable. Values are read here once, at import; nothing else in the code base reads os.environ.
 """
 
-import hashlib
 import ipaddress
 import os
 import re
@@ -106,6 +105,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Outside the session and CSRF middleware: it sees their Vary headers on the way out.
+    "scoring.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "scoring.middleware.SwedishFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -336,42 +337,15 @@ LOGGING = {
 # (scoring/redis_cache.py).
 
 # Made documents (PDF, xlsx; scoring/views/exports.py, up to a few MB each) are kept on disk,
-# shared by the server's processes, so each is made once per change of its data, not once per
-# process, and stays out of the processes' memory. The public pages' kept fragments (Django's
-# {% cache %} tag uses "template_fragments") are kept in each process's memory: they are small and
-# many, a live page writes some on nearly every look during a round, and the file cache lists its
-# whole folder on every write to see whether it is full (with thousands of fragments that listing
-# cost more than drawing the fragment). The data's stamp or content is in every key, so no process
-# ever hands out an old one, and their keys begin with the version of what draws them (the
-# templates, the code, the translations), so that a new version of the site never hands out what
-# an older one drew.
-
-
-def drawing_version() -> str:
-    digest = hashlib.sha256()
-    for folder, pattern in ((BASE_DIR / "templates", "*.html"), (BASE_DIR / "scoring", "*.py"), (BASE_DIR / "locale", "*.mo")):
-        for path in sorted(folder.rglob(pattern)):
-            digest.update(path.relative_to(BASE_DIR).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
+# shared by the server's processes, so each is made once per version of its competition or match,
+# not once per process, and stays out of the processes' memory. Their keys are the document's
+# validator (scoring.public_cache: the versions, the language and the code's version) and the
+# parameters it reads, so no key grows with what a visitor types.
 CACHE_DIR = Path(os.environ.get("DJANGO_CACHE_DIR", "").strip() or BASE_DIR / "var" / "cache")
-DRAWING_VERSION = drawing_version()
 DOCUMENTS_CACHE = {
     "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
     "LOCATION": str(CACHE_DIR / "documents"),
-    "KEY_PREFIX": DRAWING_VERSION,
     "OPTIONS": {"MAX_ENTRIES": 2000},
-}
-FRAGMENTS_CACHE = {
-    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-    "LOCATION": "fragments",
-    "KEY_PREFIX": DRAWING_VERSION,
-    # A federation's pages are some tens of thousands of table rows and page parts, a few hundred
-    # bytes to a few kB each: up to about a hundred MB per process when all are kept, a club's far
-    # less. The least recently used third goes when it is full.
-    "OPTIONS": {"MAX_ENTRIES": 100000},
 }
 REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
@@ -385,7 +359,6 @@ if REDIS_URL:
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5, "health_check_interval": 30},
         },
         "documents": DOCUMENTS_CACHE,
-        "template_fragments": FRAGMENTS_CACHE,
     }
     # Sessions are written to the database and kept in Redis too, so a signed-in request reads
     # its session from Redis; when Redis does not answer, from the database. Every server knows
@@ -399,15 +372,22 @@ else:
             "OPTIONS": {"MAX_ENTRIES": 5000},
         },
         "documents": DOCUMENTS_CACHE,
-        "template_fragments": FRAGMENTS_CACHE,
     }
     # Sessions in the database only: a process's own memory would not see another's logout.
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
+
+# Seconds a browser or a shared cache (nginx, deploy/nginx-proxy.conf) may keep an anonymous public
+# page, live part, feed or document before asking again with its validator
+# (scoring.public_cache): how much later than a save a spectator may see it at most.
+PUBLIC_MAX_AGE = env_int("DJANGO_PUBLIC_MAX_AGE", 5)
 
 # Documents a visitor who is not signed in may ask for in a minute, counted by the client's real
 # address; more get a "please wait" page (429). Each server process counts for itself unless the
 # default cache is shared (Redis), so with N processes a client may get up to N times as many.
 DOCUMENTS_PER_MINUTE = env_int("DJANGO_DOCUMENTS_PER_MINUTE", 12)
+# And a signed-in person, counted by who they are: more, for a secretary printing a round night's
+# protocols, but not without end.
+DOCUMENTS_PER_MINUTE_SIGNED_IN = env_int("DJANGO_DOCUMENTS_PER_MINUTE_SIGNED_IN", 30)
 
 # --- Tables ---------------------------------------------------------------------------------------
 

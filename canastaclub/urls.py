@@ -1,5 +1,10 @@
-"""Root URLs: language switch, admin, login/logout, health check, and the scoring app at the root."""
+"""Root URLs: admin, login/logout, health check, and the scoring app at the root.
 
+The language is in the address (i18n_patterns): Swedish at the bare addresses, English under /en/.
+So a page is the same for everyone who opens its address, and browsers and proxies may keep it
+(scoring.public_cache)."""
+
+from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
@@ -9,7 +14,13 @@ from scoring.login_throttle import ThrottledPasswordChangeView
 from scoring.views.health import healthz
 
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
+    # The language switch of earlier versions posted here; it now answers with the address of the
+    # page in the chosen language (django.views.i18n.set_language with i18n_patterns).
     path("i18n/", include("django.conf.urls.i18n")),
+]
+
+urlpatterns += i18n_patterns(
     # The admin's own password change asks for the old password unthrottled: its users change
     # theirs on the site's page, throttled as the login is (scoring.login_throttle).
     path("admin/password_change/", RedirectView.as_view(pattern_name="password_change"), name="admin-password-change"),
@@ -26,6 +37,6 @@ urlpatterns = [
         auth_views.PasswordChangeDoneView.as_view(),
         name="password_change_done",
     ),
-    path("healthz", healthz, name="healthz"),
     path("", include("scoring.urls", namespace="scoring")),
-]
+    prefix_default_language=False,
+)

@@ -252,6 +252,10 @@ class Cluster:
             "@PROXY_SECRET@": self.proxy_secret(),
         }.items():
             text = text.replace(name, value)
+        if os.geteuid() == 0:
+            # nginx started by root runs its workers as nobody, who may not enter run_dir (a folder
+            # of the starter's own) where the proxy cache is kept: they run as root here, on loopback.
+            text = "user root;\n" + text
         path = self.run_dir / "nginx.conf"
         path.write_text(text)
         path.chmod(0o600)  # it holds the proxy secret

@@ -25,6 +25,7 @@ from scoring.engine.rules import get_points_rules, get_rules
 from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Season, Team
 from scoring.services import invitations
 from scoring.services import seasons as season_services
+from scoring.services.versions import versions_bump_for
 
 PROTOCOL_NOTE = _(
     "Deals and results are entered and corrected on the match's protocol page, where the rules are "
@@ -37,15 +38,40 @@ def protocol_link(match: Match) -> str:
     return format_html('<a href="{}">{}</a>', url, _("Open the protocol page"))
 
 
+class VersionedAdmin(admin.ModelAdmin):
+    """The admin writes some rows past the services, so it moves the public pages' versions as
+    they do (scoring.services.versions), in the admin's transaction: before a change, for where the
+    row was shown, and after it, for where it is shown now."""
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            versions_bump_for(type(obj).objects.get(pk=obj.pk))
+        super().save_model(request, obj, form, change)
+        versions_bump_for(obj)
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        versions_bump_for(form.instance)
+
+    def delete_model(self, request, obj):
+        versions_bump_for(obj)
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        with transaction.atomic():
+            versions_bump_for(*queryset)
+            super().delete_queryset(request, queryset)
+
+
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(VersionedAdmin):
     list_display = ["name", "city"]
     search_fields = ["name", "city"]
     filter_horizontal = ["secretaries"]
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(VersionedAdmin):
     list_display = ["name", "club", "member_number", "user"]
     list_filter = ["club"]
     search_fields = ["name", "member_number"]
@@ -71,7 +97,7 @@ class TeamAdminForm(forms.ModelForm):
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(VersionedAdmin):
     form = TeamAdminForm
     list_display = ["name", "club", "player_one", "player_two", "captain"]
     list_filter = ["club"]
@@ -203,7 +229,7 @@ class RoundInline(admin.TabularInline):
 
 
 @admin.register(Competition)
-class CompetitionAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
+class CompetitionAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
     form = CompetitionAdminForm
     list_display = ["name", "season", "kind", "organiser", "rules_key", "is_public"]
     list_filter = ["kind", "season", "is_public", "rules_key"]
@@ -233,7 +259,7 @@ class RoundAdminForm(forms.ModelForm):
 
 
 @admin.register(Round)
-class RoundAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
+class RoundAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
     form = RoundAdminForm
     list_display = ["__str__", "competition", "date"]
     list_filter = ["competition"]
@@ -297,7 +323,7 @@ class MatchAdminForm(forms.ModelForm):
 
 
 @admin.register(Match)
-class MatchAdmin(ArchiveReadOnlyMixin, admin.ModelAdmin):
+class MatchAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
     form = MatchAdminForm
     list_display = ["__str__", "competition", "round", "table", "status", "home_total", "away_total", "protocol"]
     list_filter = ["status", "competition"]

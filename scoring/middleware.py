@@ -1,18 +1,21 @@
-"""Swedish first: the site speaks Swedish until the visitor picks English with the language switch.
+"""Swedish first: the language is the address's (i18n_patterns: Swedish at the bare addresses,
+English under /en/), and nothing else.
 
-Django's LocaleMiddleware would follow the browser's Accept-Language header, so a phone set to
-English would get English although the club plays in Swedish. The language switch stores the
-choice in a cookie, which LocaleMiddleware still honours; only the browser's guess is ignored.
+Django's LocaleMiddleware would also follow the browser's Accept-Language header and a language
+cookie, so a phone set to English would get English although the club plays in Swedish, and one
+address would answer differently from one visitor to the next, which no cache could keep. Both are
+ignored, and the answer does not say it varies on Accept-Language.
 """
 
 from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.shortcuts import render
+from django.utils.cache import patch_vary_headers
 
 from scoring.services.errors import DomainError
-
 from scoring.site_address import follow_request
 
 logger = logging.getLogger(__name__)
@@ -24,7 +27,13 @@ class SwedishFirstMiddleware:
 
     def __call__(self, request):
         request.META.pop("HTTP_ACCEPT_LANGUAGE", None)
-        return self.get_response(request)
+        request.COOKIES.pop(settings.LANGUAGE_COOKIE_NAME, None)
+        response = self.get_response(request)
+        vary = [v.strip() for v in response.get("Vary", "").split(",") if v.strip() and v.strip().lower() != "accept-language"]
+        if "Vary" in response:
+            del response["Vary"]
+            patch_vary_headers(response, vary)
+        return response
 
 
 class SignedInNoStoreMiddleware:

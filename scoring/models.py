@@ -44,6 +44,9 @@ class Club(models.Model):
         related_name="secretary_of",
         blank=True,
     )
+    # Moved by the services whenever something its public pages list changes (its players, teams,
+    # name): scoring.services.versions. The validators of the club, player and team pages read it.
+    version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
 
     class Meta:
         verbose_name = _("club")
@@ -200,6 +203,10 @@ class Competition(models.Model):
     # the competition is then a read-only archive and every service refuses to change it. Stored on
     # the competition so that saving a deal needs no extra query to know.
     archived = models.BooleanField(_("archived"), default=False, editable=False)
+    # Moved by every service that changes something a public page or document of the competition
+    # shows, in the service's own transaction (scoring.services.versions): the pages' ETags and the
+    # stored documents are made from it.
+    version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
     entrants = models.ManyToManyField(
         Player, verbose_name=_("players signed up"), related_name="individual_competitions", blank=True,
         help_text=_("In an individual competition: the players drawn into partnerships each round."),

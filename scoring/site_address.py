@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 
 # The address the current request reached the site at, while follow_request holds it.
@@ -54,5 +55,7 @@ def absolute(path: str) -> str:
 
 
 def absolute_reverse(viewname: str, *args, **kwargs) -> str:
-    """reverse() as an absolute address on the public site."""
-    return absolute(reverse(viewname, args=args or None, kwargs=kwargs or None))
+    """reverse() as an absolute address on the public site: the bare address (the site's own
+    language, i18n_patterns), which stays the same whatever language a document is printed in."""
+    with translation.override(settings.LANGUAGE_CODE):
+        return absolute(reverse(viewname, args=args or None, kwargs=kwargs or None))

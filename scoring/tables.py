@@ -9,11 +9,7 @@ the selectors.
 
 from __future__ import annotations
 
-import hashlib
-from functools import cached_property
-
 import django_tables2 as tables
-from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils import timezone
@@ -90,58 +86,15 @@ def _team_link(team_id, name, link_target: str | None = None):
     return format_html('<a href="{}">{}</a>', url, _breakable(name))
 
 
-class KeptTable(tables.Table):
-    """A table whose HTML a template keeps in the cache under `content_key`
-    (templates/scoring/public/_kept_table.html).
-
-    The key is made of everything the rows show (`key_fields`, paths as in a query: "home_team__name"),
-    the columns, the caption and where links open, so it changes whenever the HTML would: a kept
-    table is never stale and nothing has to be deleted when a result changes. On a round night a
-    600-team table or a 300-match round is then drawn once per change, not once per visitor, and
-    for rows given as a query the key is read with one light query (`values_list`), without making
-    a model object per row."""
+class SiteTable(tables.Table):
+    """A table of the public pages: an optional caption, and where its links open (a new tab in an
+    embed)."""
 
     caption = None
     link_target = None
-    key_fields: tuple[str, ...] = ()
-
-    def row_key(self, record) -> object:
-        """Everything of `record` that its row shows."""
-        values = []
-        for path in self.key_fields:
-            value = record
-            for name in path.split("__"):
-                # None for a missing relation, and for an annotation that a list's rows lack.
-                value = None if value is None else getattr(value, name, None)
-            values.append(value)
-        return tuple(values)
-
-    def row_cache_key(self, row) -> str:
-        """The key of one drawn row (a django-tables2 BoundRow): what `row_key` says the row shows,
-        with the table's kind, its columns, where links open and the row's even/odd class. When a
-        table's key changes because one row did (a deal saved in one match of a live round), the
-        other rows are taken as kept (templates/django_tables2/canasta.html)."""
-        parts = [
-            type(self).__name__, self.link_target or "", [column.name for column in self.columns],
-            row.get_even_odd_css_class(), self.row_key(row.record),
-        ]  # fmt: skip
-        return hashlib.sha256(repr(parts).encode()).hexdigest()
-
-    @cached_property
-    def content_key(self) -> str:
-        rows = self.data.data
-        if isinstance(rows, QuerySet):
-            shown = list(rows.values_list(*self.key_fields))
-        else:
-            shown = [self.row_key(record) for record in rows]
-        parts = [
-            type(self).__name__, str(self.caption or ""), self.link_target or "",
-            [column.name for column in self.columns], shown,
-        ]  # fmt: skip
-        return hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-class StandingsTable(KeptTable):
+class StandingsTable(SiteTable):
     """Rows are engine StandingRow objects (rank, tied, rank_label, record)."""
 
     rank = tables.Column(
@@ -224,7 +177,7 @@ class StandingsTable(KeptTable):
 
 # -- results ---------------------------------------------------------------------------------------
 
-class ResultsTable(KeptTable):
+class ResultsTable(SiteTable):
     """Rows are Match objects (with competition, home_team and away_team selected); rows from
     selectors.round_results carry `preliminary`, marked with a word."""
 
@@ -252,11 +205,6 @@ class ResultsTable(KeptTable):
 
     # What a row shows: the score and state (a service's every change moves `version`), the teams,
     # where and when, and what the status text reads.
-    key_fields = (
-        "pk", "version", "updated_at", "status", "end", "deal_count", "home_total", "away_total", "table",
-        "scheduled_start", "preliminary", "home_team_id", "home_team__name", "away_team_id", "away_team__name",
-        "competition_id", "competition__name", "competition__requires_confirmation", "round__number", "round__date",
-    )  # fmt: skip
 
     class Meta:
         orderable = False

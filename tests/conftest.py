@@ -30,6 +30,19 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _site_language():
+    """Each test starts in the site's language, as each request does (the language is the
+    address's, i18n_patterns): a request under /en/ leaves English active in its thread, and a
+    later test's reverse() would otherwise give English addresses."""
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _own_cache_folders(tmp_path_factory):
     """Each test process keeps its made documents and kept fragments in folders of its own (the

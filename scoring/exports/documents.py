@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.urls import NoReverseMatch, reverse
+from django.urls import NoReverseMatch
 from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.match import MatchState
@@ -47,7 +47,7 @@ def table_link_url(code: str) -> str:
 def match_record_url(match: Match) -> str:
     """The address of the match's page on the site, printed as a link and a QR code."""
     try:
-        return site_url() + reverse("scoring:match-detail", kwargs={"pk": match.pk})
+        return absolute_reverse("scoring:match-detail", match.pk)
     except NoReverseMatch:  # the public pages are not installed: the site's start page
         return site_url() + "/"
 

@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0010_match_status_updated_index'),
+        ('scoring', '0011_competition_version'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

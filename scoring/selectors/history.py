@@ -19,7 +19,7 @@ from django.utils import timezone
 from scoring.models import Club, Match, Player, Season, Team
 
 from .counting import counted_q, number
-from .rating import add_side_totals, final_matches, rating_history, rating_stamp
+from .rating import add_side_totals, final_matches, rating_history
 from .standings import competition_standings
 
 
@@ -82,15 +82,6 @@ def _figures(totals: dict[str, dict], rating_of) -> list[SeasonFigures]:
 
 def _player_q(side: str, player: Player) -> Q:
     return Q(**{f"{side}_team__player_one": player}) | Q(**{f"{side}_team__player_two": player})
-
-
-def season_history_stamp() -> str:
-    """A short text that changes whenever any season's figures may: a result or rating (the
-    rating's stamp) or a season closed or reopened. A page keeps its "season by season" table under
-    it with the names of whom the table is of: on a round night a deal saved in a match being
-    played does not change it."""
-    closed = list(Season.objects.filter(closed_at__isnull=False).order_by("name").values_list("name", flat=True))
-    return f"{rating_stamp()}:{closed!r}"
 
 
 def player_seasons(player: Player) -> list[SeasonFigures]:

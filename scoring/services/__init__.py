@@ -126,3 +126,8 @@ __all__ += [
     "table_deal_propose", "table_link_issue", "table_link_withdraw", "table_links_issue_for_round",
     "table_protocol_confirm",
 ]  # fmt: skip
+
+# the versions the public pages' validators are made of (every writer above moves them)
+from .versions import appearances_version_bump, club_version_bump, competition_version_bump  # noqa: E402
+
+__all__ += ["appearances_version_bump", "club_version_bump", "competition_version_bump"]

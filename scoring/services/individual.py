@@ -29,6 +29,7 @@ from .errors import DomainError
 from .invitations import signup_invitations_sync
 from .schedules import last_round_complete
 from .seasons import require_open
+from .versions import club_version_bump, competition_version_bump
 
 
 def _lock(competition: Competition, user) -> Competition:
@@ -38,6 +39,9 @@ def _lock(competition: Competition, user) -> Competition:
     require_open(locked)
     if locked.kind != Competition.Kind.INDIVIDUAL:
         raise DomainError(_("Only an individual competition has players signed up one by one."))
+    # Its pages, and its organiser's page, which lists the partnerships a draw makes.
+    competition_version_bump([locked.pk])
+    club_version_bump([locked.organiser_id])
     return locked
 
 

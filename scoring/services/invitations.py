@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from scoring import permissions
 from scoring.models import Competition, Invitation, Player, SignupInvitation, Team
 
+from .versions import competition_version_bump
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import require_open
@@ -92,6 +93,7 @@ def invitation_answer(*, user, invitation: Invitation, accept: bool) -> Invitati
     locked.save()
     if accept:
         locked.competition.teams.add(locked.team)
+        competition_version_bump([locked.competition_id])
     audit_log(match=None, user=user, action="invitation accepted" if accept else "invitation declined",
               object_type="invitation", object_id=locked.pk,
               after={"competition": locked.competition_id, "team": locked.team_id})  # fmt: skip

@@ -28,6 +28,7 @@ from .errors import DomainError, MatchStateError, StaleMatchError
 from .standings import standings_refresh
 from .invitations import invitations_sync
 from .seasons import require_open, require_open_season
+from .versions import appearances_version_bump, club_version_bump, competition_version_bump
 
 __all__ = [
     "competition_save",
@@ -73,6 +74,7 @@ def player_save(*, user, player: Player) -> Player:
             % {"name": player.name}
         )
     player.save()
+    appearances_version_bump(player_ids=[player.pk])
     return player
 
 
@@ -99,6 +101,7 @@ def team_save(*, user, team: Team) -> Team:
             "Form a new team for the new pair."
         ) % {"team": team.name})
     team.save()
+    appearances_version_bump(team_ids=[team.pk])
     return team
 
 
@@ -115,12 +118,17 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     their matches. A chosen team of another club is invited, and enters when its club accepts
     (services.invitations)."""
     _require(permissions.can_manage_competition(user, competition))
+    organisers = [competition.organiser_id]
     if competition.pk:
         stored = Competition.objects.select_related("organiser").get(pk=competition.pk)
+        organisers.append(stored.organiser_id)
         _require(permissions.can_manage_competition(user, stored))
         require_open(stored)
     require_open_season(competition.season)
     competition.save()
+    # Its pages, and its organiser's page (before and after a change of organiser), which lists it.
+    competition_version_bump([competition.pk])
+    club_version_bump(organisers)
     if teams is not None:
         teams = list(teams)
         chosen = {team.pk for team in teams}
@@ -151,6 +159,7 @@ def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
         raise DomainError(_("The competition already has a round %(number)s.") % {"number": round.number})
     old_date = Round.objects.filter(pk=round.pk).values_list("date", flat=True).first() if round.pk else None
     round.save()
+    competition_version_bump([round.competition_id])
     if old_date and round.date and round.date != old_date:
         _move_matches_with_their_round(user, round, old_date)
     return round
@@ -221,6 +230,7 @@ def match_create(
         away_team=away_team,
         scheduled_start=scheduled_start,
     )
+    competition_version_bump([competition.pk])
     audit_log(match=match, user=user, action="match_create", after=match_snapshot(match))
     return match
 
@@ -256,6 +266,7 @@ def match_schedule_update(
     locked.scheduled_start = scheduled_start
     locked.version += 1
     locked.save()
+    competition_version_bump([locked.competition_id])
     standings_refresh(competition=locked.competition)  # byes count by their round's results
     after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
              "home_team": locked.home_team_id, "away_team": locked.away_team_id}

@@ -39,6 +39,7 @@ from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
 from .seasons import require_open
 from .standings import standing_part, standings_refresh
+from .versions import competition_version_bump
 
 S = Match.Status
 
@@ -62,6 +63,8 @@ def _lock(match: Match, expected_version: int | None) -> Match:
     # A competition of a closed season is an archive: no service changes its matches.
     require_open(locked.competition)
     locked.version += 1
+    # Every service that locks a match changes it: the competition's pages show it.
+    competition_version_bump([locked.competition_id])
     # What the match gave the table when locked: _save() compares, and keeps the standings.
     locked.standing_part_when_locked = standing_part(locked)
     return locked
@@ -623,6 +626,7 @@ def matches_record_played(
             values["dealt_at"] = dealt_time(match.started_at, replayed.entry.dealt_minute)
             deals.append(Deal(match_id=match.pk, **values))
     Deal.objects.bulk_create(deals, batch_size=batch_size)
+    competition_version_bump({match.competition_id for match in matches})
     return matches, len(deals)
 
 

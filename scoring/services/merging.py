@@ -27,6 +27,7 @@ from scoring import permissions
 from scoring.models import Bye, Competition, Invitation, Match, Player, Round, Team, TeamStanding
 from scoring.selectors import with_play
 
+from .versions import versions_bump_for
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import require_open
@@ -343,12 +344,13 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     if plan.needs_member_number:
         raise DomainError(_("Choose which member number %(kept)s keeps: %(one)s or %(two)s.") % {
             "kept": kept.name, "one": plan.member_numbers[0], "two": plan.member_numbers[1]})
+    # Before the duplicate goes, while its rows still say where it appears.
+    versions_bump_for(duplicate, kept)
     competitions = _competitions_of(plan.kind, duplicate, kept)
     for competition in competitions:
         require_open(competition)
     touched = _merge_players(duplicate, kept, plan.member_number) if plan.kind == "player" else _merge_teams(duplicate, kept)
-    # The matches now name other players or another team: their pages, documents and cached copies
-    # are made anew (their version and time of change are what the stamps read).
+    # The matches now name other players or another team: a secretary's open form is stale.
     Match.objects.filter(pk__in=touched).update(version=F("version") + 1, updated_at=timezone.now())
     duplicate_pk = duplicate.pk
     duplicate.delete()

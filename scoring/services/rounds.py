@@ -21,6 +21,7 @@ from scoring.models import Round
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import require_open
+from .versions import competition_version_bump
 
 
 def can_start_clock(user, round_: Round) -> bool:
@@ -53,6 +54,7 @@ def round_clock_start(*, round: Round, user, restart: bool = False, at: datetime
     before = {"clock_started_at": round_.clock_started_at}
     round_.clock_started_at = at or timezone.now()
     round_.save(update_fields=["clock_started_at"])
+    competition_version_bump([round_.competition_id])
     audit_log(
         match=None,
         user=user,

@@ -36,6 +36,7 @@ from .audit import audit_log
 from .errors import DomainError
 from .seasons import require_open
 from .standings import standings_refresh
+from .versions import competition_version_bump
 
 __all__ = [
     "FixtureImportError",
@@ -91,6 +92,8 @@ def _require_manager(user, competition: Competition) -> None:
 def _lock(competition: Competition) -> Competition:
     locked = Competition.objects.select_for_update().get(pk=competition.pk)
     require_open(locked)
+    # Every schedule service locks the competition to change its rounds and matches.
+    competition_version_bump([locked.pk])
     return locked
 
 

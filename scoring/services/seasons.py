@@ -19,6 +19,7 @@ from scoring.models import Competition, Season
 
 from .audit import audit_log
 from .errors import DomainError
+from .versions import competition_version_bump
 
 
 class SeasonClosedError(DomainError):
@@ -70,6 +71,7 @@ def season_close(*, name: str, user) -> Season:
     season.save()
     archived = list(Competition.objects.filter(season=name).values_list("id", flat=True))
     Competition.objects.filter(pk__in=archived).update(archived=True)
+    competition_version_bump(archived)
     audit_log(match=None, user=user, action="season_close", object_type="season", object_id=season.pk,
               after={"season": name, "competitions": archived})
     return season
@@ -89,6 +91,7 @@ def season_reopen(*, name: str, user, reason: str) -> Season:
     season.save()
     reopened = list(Competition.objects.filter(season=name).values_list("id", flat=True))
     Competition.objects.filter(pk__in=reopened).update(archived=False)
+    competition_version_bump(reopened)
     audit_log(match=None, user=user, action="season_reopen", object_type="season", object_id=season.pk,
               reason=reason, after={"season": name, "competitions": reopened})
     return season

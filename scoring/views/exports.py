@@ -14,7 +14,6 @@ when a document is asked for: WeasyPrint is heavy, and most requests never need 
 
 from __future__ import annotations
 
-import hashlib
 import time
 from functools import cached_property
 
@@ -24,8 +23,6 @@ from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import timezone
-from django.utils.translation import get_language
 from django.views import View
 
 from scoring import permissions, services
@@ -35,23 +32,24 @@ from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
-from scoring.selectors.stamps import competition_document_stamp, match_document_stamp
-from scoring.site_address import site_url
+from scoring.public_cache import document_key
 
 
 def export_response(export: Export) -> HttpResponse:
     response = HttpResponse(export.content, content_type=export.content_type)
     disposition = "inline" if export.content_type == PDF else "attachment"
     response["Content-Disposition"] = f'{disposition}; filename="{export.filename}"'
-    # Documents change as results come in; never serve a stale one from a cache.
-    response["Cache-Control"] = "private, no-cache"
+    # Its validator and how long it may be kept: scoring.public_cache, as every public page's.
     return response
 
 
-# A document takes up to a few seconds to make (a competition PDF 2-3 s), so a made one is kept in
-# the "documents" cache until the data it shows changes (the stamp is in the key); and a visitor who
-# is not signed in may ask for DOCUMENTS_PER_MINUTE documents a minute, counted by the client's
-# real address, so that a few clients asking again and again cannot slow every page down.
+# A document takes up to a few seconds to make (a competition PDF 2-3 s), so a made one is stored in
+# the "documents" cache under its competition's or match's version and the parameters it reads
+# (scoring.public_cache.document_key): a query parameter it does not read makes no new document.
+# And everyone may ask for only so many documents a minute, so that a few clients asking again and
+# again cannot slow every page down: a visitor who is not signed in DOCUMENTS_PER_MINUTE, counted by
+# the client's real address; a signed-in person DOCUMENTS_PER_MINUTE_SIGNED_IN, counted by who
+# they are. A conditional GET answered 304 (scoring.public_cache) is not counted: it costs nothing.
 DOCUMENT_CACHE_SECONDS = 24 * 60 * 60
 LARGEST_CACHED_DOCUMENT = 4 * 1024 * 1024
 RATE_WINDOW_SECONDS = 60
@@ -64,10 +62,11 @@ def rate_window() -> int:
 
 def too_many_documents(request) -> bool:
     """Count this request against its client's allowance of the current minute."""
-    if request.user.is_authenticated:
-        return False
     window = rate_window()
-    key = f"documents-asked:{client_address(request)}:{window}"
+    if request.user.is_authenticated:
+        key, allowance = f"documents-asked:user:{request.user.pk}:{window}", settings.DOCUMENTS_PER_MINUTE_SIGNED_IN
+    else:
+        key, allowance = f"documents-asked:{client_address(request)}:{window}", settings.DOCUMENTS_PER_MINUTE
     counter = caches["default"]
     counter.add(key, 0, RATE_WINDOW_SECONDS * 2)
     try:
@@ -75,7 +74,7 @@ def too_many_documents(request) -> bool:
     except ValueError:  # the entry was evicted between add and incr: count this one as the first
         counter.set(key, 1, RATE_WINDOW_SECONDS * 2)
         asked = 1
-    return asked > settings.DOCUMENTS_PER_MINUTE
+    return asked > allowance
 
 
 def too_many_documents_response(request) -> HttpResponse:
@@ -86,27 +85,28 @@ def too_many_documents_response(request) -> HttpResponse:
 
 
 class ExportView(View):
-    """GET returns the document made by `export()`; a view whose `stamp()` names the data the
-    document shows has it kept until that data changes."""
+    """GET returns the document made by `export()`; a public document (scoring.public_cache) is
+    stored under its versions and `parameters_read()` until they change."""
 
     http_method_names = ["get", "head"]
 
     def export(self) -> Export:
         raise NotImplementedError
 
-    def stamp(self) -> str | None:
-        """A text that changes when the document would; None: make it every time. May raise 404."""
-        return None
+    def check_access(self) -> None:
+        """Raise 404 unless the visitor may see the document (before a stored copy is handed out)."""
+
+    def parameters_read(self) -> tuple:
+        """The query parameters the document reads, as it reads them (checked; 404 if wrong)."""
+        return ()
 
     def get(self, request, *args, **kwargs):
         if too_many_documents(request):
             return too_many_documents_response(request)
-        stamp = self.stamp()
-        if stamp is None:
+        self.check_access()
+        key = document_key(request.resolver_match.url_name, kwargs, self.parameters_read())
+        if key is None:
             return export_response(self.export())
-        parts = [type(self).__name__, *map(str, kwargs.values()), request.GET.get("round", ""),
-                 get_language(), timezone.localdate().isoformat(), stamp, site_url()]  # fmt: skip
-        key = "document:" + hashlib.sha256("|".join(parts).encode()).hexdigest()
         documents = caches["documents"]
         cached = documents.get(key)
         if cached is not None:
@@ -121,8 +121,8 @@ class ExportView(View):
 
 
 class MatchExportMixin:
-    def stamp(self) -> str:
-        return match_document_stamp(self.get_match())
+    def check_access(self) -> None:
+        self.get_match()
 
     def get_match(self) -> Match:
         return self.visible_match
@@ -162,8 +162,8 @@ class MatchProtocolCsvView(MatchExportMixin, ExportView):
 
 
 class CompetitionExportMixin:
-    def stamp(self) -> str:
-        return competition_document_stamp(self.get_competition())
+    def check_access(self) -> None:
+        self.get_competition()
 
     def get_competition(self) -> Competition:
         return self.visible_competition
@@ -176,17 +176,21 @@ class CompetitionExportMixin:
         return get_visible_round(self.get_competition(), self.kwargs["number"])
 
     def up_to_round(self) -> int | None:
-        """?round=N: the standings after round N."""
+        """?round=N: the standings after round N, one of the competition's rounds (so the stored
+        copies of a competition's standings are at most one per round)."""
         raw = self.request.GET.get("round", "").strip()
         if not raw:
             return None
         # A number beyond any round (a round number is a small integer column) is no round either.
         if not (raw.isascii() and raw.isdigit()) or len(raw) > 5 or not 1 <= int(raw) <= LARGEST_NUMBER:
             raise Http404("No such round.")
-        return int(raw)
+        return get_visible_round(self.get_competition(), int(raw)).number
 
 
 class StandingsPdfView(CompetitionExportMixin, ExportView):
+    def parameters_read(self) -> tuple:
+        return (self.up_to_round(),)
+
     def export(self) -> Export:
         from scoring.exports import pdf
 
@@ -194,6 +198,9 @@ class StandingsPdfView(CompetitionExportMixin, ExportView):
 
 
 class StandingsXlsxView(CompetitionExportMixin, ExportView):
+    def parameters_read(self) -> tuple:
+        return (self.up_to_round(),)
+
     def export(self) -> Export:
         from scoring.exports import xlsx
 

@@ -2,15 +2,8 @@
 rounds and results, match protocols, teams, players and clubs."""
 
 from django.conf import settings
-from django.core.cache import caches
-from django.core.cache.utils import make_template_fragment_key
-from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils import timezone
-from django.utils.functional import SimpleLazyObject
-from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.generic import TemplateView
 
@@ -20,15 +13,6 @@ from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
 from scoring.selectors import history
-from scoring.selectors.history import season_history_stamp
-from scoring.selectors.stamps import (
-    competition_outline_stamp,
-    competition_page_stamp,
-    competition_results_stamp,
-    public_match_page_stamp,
-    round_page_stamp,
-    team_page_stamps,
-)
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
@@ -58,35 +42,6 @@ class PublicPageMixin:
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         context["poll_seconds"] = live_poll_seconds()
-        return context
-
-
-class KeptBodyMixin:
-    """A public page whose body (all below the breadcrumbs) is kept in the "template_fragments"
-    cache under the stamp of what it shows (`page_stamp`, scoring.selectors.stamps), the address
-    with its query, who looks, the poll interval and the day (a round is live on its day). Its
-    template wraps the body in `{% cache 86400 public_page page_key LANGUAGE_CODE %}`; the view looks
-    the same key up first, so a look at an unchanged page reads the stamp and the kept body only, and
-    the body's own reads (`body_context`) are made only when it is drawn. A change shows on the next
-    look: it changes the stamp, and so the key; nothing is ever deleted from the cache.
-
-    A view using it defines `page_stamp()` and `body_context()` and ends its get_context_data
-    with `with_body(context)`."""
-
-    def with_body(self, context: dict) -> dict:
-        """The page's frame `context` (PublicPageMixin's, and what the title and breadcrumbs name)
-        with the kept body, or with what drawing the body needs."""
-        request = self.request
-        viewer = request.user.pk if request.user.is_authenticated else None
-        page_key = repr(
-            [self.page_stamp(), request.get_full_path(), viewer, context["poll_seconds"], timezone.localdate()]
-        )
-        kept = caches["template_fragments"].get(make_template_fragment_key("public_page", [page_key, get_language()]))
-        if kept is not None:
-            # The HTML this site drew itself (the {% cache %} tag kept it as the template made it).
-            context["kept_body"] = mark_safe(kept)
-        else:
-            context.update(self.body_context(), page_key=page_key)
         return context
 
 
@@ -145,22 +100,15 @@ class CompetitionMixin(PublicPageMixin):
             "competition": competition,
             "rounds": rounds,
             "after": after,
-            # The standings part is kept under the results' stamp and the count of results awaiting
-            # confirmation (templates/scoring/public/_competition_live.html): a deal saved in a
-            # match being played changes neither, so the table is read and drawn only when a result
-            # that counts changes; until then these are not read.
-            "results_stamp": competition_results_stamp(competition),
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
-            "standings": SimpleLazyObject(
-                lambda: StandingsTable(
-                    selectors.competition_standings(competition, up_to_round=after),
-                    card_points=competition.points_rules.card_points,
-                    caption=self.standings_caption(after),
-                    link_target=self.link_target(),
-                )
+            "standings": StandingsTable(
+                selectors.competition_standings(competition, up_to_round=after),
+                card_points=competition.points_rules.card_points,
+                caption=self.standings_caption(after),
+                link_target=self.link_target(),
             ),
             # How ties are broken, in the words the printed standings use.
-            "standings_order": SimpleLazyObject(lambda: competition_facts(competition)["order"]),
+            "standings_order": competition_facts(competition)["order"],
             "current_round": current,
             "current_results": results,
             "current_byes": selectors.round_byes(current) if current is not None else [],
@@ -180,32 +128,18 @@ class CompetitionMixin(PublicPageMixin):
         return context
 
 
-class CompetitionDetailView(KeptBodyMixin, CompetitionMixin, TemplateView):
+class CompetitionDetailView(CompetitionMixin, TemplateView):
     """The standings (after any round), the current round's results, links to every round."""
 
     template_name = "scoring/public/competition_detail.html"
 
-    def page_stamp(self) -> str:
-        return competition_page_stamp(self.competition)
-
     def get_context_data(self, **kwargs):
-        # The frame names the competition only; the live part is the kept body's (body_context).
-        context = super(CompetitionMixin, self).get_context_data(**kwargs)
-        context["competition"] = self.competition
-        return self.with_body(context)
-
-    def body_context(self) -> dict:
-        context = self.live_context()
+        context = super().get_context_data(**kwargs)
         pk, rounds = self.competition.pk, context["rounds"]
-        context["outline_key"] = competition_outline_stamp(self.competition, rounds)
-        # Made only if the outline is drawn (it is kept under outline_key).
-        context["round_links"] = lambda: [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in rounds]
-        context["embed_url"] = lambda: absolute_reverse("scoring:competition-embed", pk)
-        # The places round by round are worked out from every round's table: kept, as the
-        # standings, until a result that counts changes (results_stamp, in the template's cache key);
-        # read only when that part is drawn.
-        competition = self.competition
-        context["places"] = lambda: history.places_by_round(competition)
+        context["round_links"] = [(r, reverse("scoring:round-detail", args=[pk, r.number])) for r in rounds]
+        context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
+        # The places round by round, worked out from every round's table (selectors.history).
+        context["places"] = history.places_by_round(self.competition)
         return context
 
 
@@ -266,21 +200,16 @@ class RoundMixin(CompetitionMixin):
         }
 
 
-class RoundDetailView(KeptBodyMixin, RoundMixin, TemplateView):
+class RoundDetailView(RoundMixin, TemplateView):
     template_name = "scoring/public/round_detail.html"
 
-    def page_stamp(self) -> str:
-        return round_page_stamp(self.round)
-
     def get_context_data(self, **kwargs):
-        context = super(CompetitionMixin, self).get_context_data(**kwargs)
-        context.update(competition=self.competition, round=self.round)
-        return self.with_body(context)
-
-    def body_context(self) -> dict:
+        context = super().get_context_data(**kwargs)
         round_ = self.round
-        may_print = permissions.can_print_blank_protocols(self.request.user, round_, round_matches_with_keepers(round_))
-        return {**super().body_context(), "may_print_blank_protocols": may_print}
+        context["may_print_blank_protocols"] = permissions.can_print_blank_protocols(
+            self.request.user, round_, round_matches_with_keepers(round_)
+        )
+        return context
 
 
 class RoundLiveView(RoundMixin, TemplateView):
@@ -289,7 +218,7 @@ class RoundLiveView(RoundMixin, TemplateView):
     template_name = "scoring/public/_round_live.html"
 
 
-class MatchDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
+class MatchDetailView(PublicPageMixin, TemplateView):
     """The protocol of a match deal by deal, each deal's breakdown on demand, and how it ended."""
 
     template_name = "scoring/public/match_detail.html"
@@ -301,18 +230,14 @@ class MatchDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
         self.match = self.get_match()
         return super().get(request, *args, **kwargs)
 
-    def page_stamp(self) -> str:
-        return public_match_page_stamp(self.match)
-
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        context.update(match=self.match, competition=self.match.competition)
-        return self.with_body(context)
+        context.update(match=self.match, competition=self.match.competition, **self.body_context())
+        return context
 
     def body_context(self) -> dict:
         match = self.match
-        # Replayed only if the template draws the protocol (it keeps it until the match changes).
-        protocol = SimpleLazyObject(lambda: match_protocol(match))
+        protocol = match_protocol(match)
         return {
             "protocol": protocol,
             "rules": match.rules,
@@ -322,29 +247,17 @@ class MatchDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
                 ("home", match.home_team, match.home_substitute, match.home_total),
                 ("away", match.away_team, match.away_substitute, match.away_total),
             ],
-            # Put in words only if the template draws them (as the protocol above).
-            "end_text": lambda: end_text(protocol),
-            "result_text": lambda: result_text(protocol),
+            "end_text": end_text(protocol),
+            "result_text": result_text(protocol),
             "status_text": status_text(match),
         }
 
 
 class MatchLiveView(MatchDetailView):
-    """The scoreboard and protocol for htmx polling; 204 (nothing to swap) while nothing changed."""
+    """The scoreboard and protocol for htmx polling, which sends the part's validator and gets 304
+    while nothing changed (scoring.public_cache)."""
 
     template_name = "scoring/public/_match_live.html"
-
-    def get(self, request, *args, **kwargs):
-        self.match = self.get_match()
-        if request.GET.get("version") == str(self.match.version) and self.match.status == Match.Status.IN_PROGRESS:
-            return HttpResponse(status=204)
-        return super(MatchDetailView, self).get(request, *args, **kwargs)
-
-    def get_context_data(self, **kwargs):
-        # The live part only, drawn whole (it keeps its own parts, templates/scoring/public/_match_live.html).
-        context = super(KeptBodyMixin, self).get_context_data(**kwargs)
-        context.update(match=self.match, competition=self.match.competition, **self.body_context())
-        return context
 
 
 def _form_letter(match: Match, team: Team) -> str | None:
@@ -357,45 +270,28 @@ def _form_letter(match: Match, team: Team) -> str | None:
     return None
 
 
-class TeamDetailView(KeptBodyMixin, PublicPageMixin, TemplateView):
+class TeamDetailView(PublicPageMixin, TemplateView):
     """A team: its players, its results and fixtures in public competitions, its recent form."""
 
     template_name = "scoring/public/team_detail.html"
 
-    def page_stamp(self) -> str:
-        self.history_stamp = season_history_stamp()
-        page, self.results_stamp = team_page_stamps(self.team, self.history_stamp)
-        return page
-
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        self.team = public_selectors.team_page_team(kwargs["pk"])
-        context["team"] = self.team
-        return self.with_body(context)
-
-    def body_context(self) -> dict:
-        team = self.team
-        # The results and the recent form are kept under their own stamp (results_stamp): the
-        # matches with a result are read only when those are drawn, the others every time.
-        played = SimpleLazyObject(lambda: public_selectors.team_public_results(team))
-        return {
-            "results": SimpleLazyObject(
-                lambda: ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None
-            ),
-            "fixtures": ResultsTable(
-                public_selectors.team_public_fixtures(team), caption=_("Fixtures"), across_rounds=True
-            ),
-            "form": SimpleLazyObject(lambda: [
+        team = public_selectors.team_page_team(kwargs["pk"])
+        played = public_selectors.team_public_results(team)
+        context.update(
+            team=team,
+            results=ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None,
+            fixtures=ResultsTable(public_selectors.team_public_fixtures(team), caption=_("Fixtures"), across_rounds=True),
+            form=[
                 {"match": m, "outcome": _form_letter(m, team),
                  "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
                 for m in played[-FORM_LENGTH:]
-            ]),  # fmt: skip
-            "competitions": public_selectors.team_public_competitions(team),
-            "history_stamp": self.history_stamp,
-            "results_stamp": self.results_stamp,
-            # Read only when the season table is drawn (it is kept under history_stamp).
-            "seasons": lambda: history.team_seasons(team),
-        }
+            ],  # fmt: skip
+            competitions=public_selectors.team_public_competitions(team),
+            seasons=history.team_seasons(team),
+        )
+        return context
 
 
 class PlayerDetailView(PublicPageMixin, TemplateView):

@@ -101,7 +101,6 @@ class CompetitionFeedView(View):
         }
         response = JsonResponse(data, json_dumps_params={"ensure_ascii": False})
         response["Access-Control-Allow-Origin"] = "*"
-        response["Cache-Control"] = "public, max-age=15"
         return response
 
 

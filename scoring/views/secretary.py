@@ -16,7 +16,6 @@ from django.http import Http404, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.functional import SimpleLazyObject
 from django.views import View
 from django.views.generic import TemplateView
 
@@ -34,7 +33,6 @@ from scoring.forms.protocol import (
 )
 from scoring.models import Match
 from scoring.selectors import secretary as secretary_selectors
-from scoring.selectors.stamps import entry_fields_stamp, match_page_stamp
 
 from .secretary_base import (
     MatchAccessMixin,
@@ -161,15 +159,7 @@ class ProtocolPageMixin(MatchAccessMixin):
             "upload_form": ProtocolUploadForm(
                 initial={"version": match.version}, replaces_deals=bool(match.deal_count)
             ),
-            # The sheet and the log are drawn once per change of the match (page_stamp), the log
-            # read only when it is drawn; the empty entry fields once for all its deals.
-            "page_stamp": match_page_stamp(match),
-            "entry_fields_stamp": entry_fields_stamp(match),
-            "audit": (
-                SimpleLazyObject(lambda: secretary_selectors.match_audit_entries(match))
-                if permissions.can_see_audit(request.user, match)
-                else None
-            ),
+            "audit": secretary_selectors.match_audit_entries(match) if permissions.can_see_audit(request.user, match) else None,
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
             "planned_later": planned_later_than_today(match) if actions.enter and not match.deal_count else None,
         }

@@ -63,6 +63,27 @@ def a_deal_saved_through_server_a_shows_at_once_on_server_b(setup):
     assert deals_stored(setup)[match] == [(1, 215, 35), (2, 120, 40)]
 
 
+def nginx_keeps_an_anonymous_page_for_its_max_age_and_never_a_signed_in_ones(setup):
+    path = f"/competitions/{setup.competition}/"
+    status, first, _ = Browser(setup.proxy).get(path)
+    assert status == 200 and "Set-Cookie" not in first and first["Cache-Control"] == "public, max-age=5"
+    status, second, _ = Browser(setup.proxy).get(path)
+    assert status == 200 and second["X-Cache-Status"] == "HIT" and second["ETag"] == first["ETag"]
+    # A browser that holds the page asks with its validator: nginx answers from the kept copy.
+    status, _, body = Browser(setup.proxy).get(path, headers={"If-None-Match": first["ETag"]})
+    assert status == 304 and body == b""
+    # A signed-in person is never served the kept copy, and their page is never kept.
+    secretary = Browser(setup.proxy, cookies=dict(setup.secretary_cookies))
+    for _ in range(2):
+        status, headers, _ = secretary.get(path)
+        assert status == 200 and headers["X-Cache-Status"] == "BYPASS"
+        assert headers["Cache-Control"] == "private, no-store"
+    # An answer that sets a cookie (the login form's CSRF cookie) is not kept either.
+    for _ in range(2):
+        status, headers, _ = Browser(setup.proxy).get("/accounts/login/")
+        assert status == 200 and "Set-Cookie" in headers and headers["X-Cache-Status"] != "HIT"
+
+
 def a_session_started_on_server_a_is_valid_on_server_b(setup):
     browser = Browser(setup.a)
     browser.login(setup.username)
@@ -221,6 +242,7 @@ SCENARIOS = [
     a_deal_saved_through_server_a_shows_at_once_on_server_b,
     a_session_started_on_server_a_is_valid_on_server_b,
     login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address,
+    nginx_keeps_an_anonymous_page_for_its_max_age_and_never_a_signed_in_ones,
     a_redis_restart_is_seen_by_nobody,
     stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal,
 ]

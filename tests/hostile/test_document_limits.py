@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from scoring import services
 from scoring.exports import pdf, xlsx
 from scoring.models import Team
 from scoring.views import exports
@@ -48,8 +49,11 @@ def test_a_document_is_made_once_until_its_data_changes(client, made):
     f.play_match(match, setup["secretary"], entries=f.EXPORT_SAMPLE_DEALS[:1])
     client.get(url)
     assert made == ["xlsx", "xlsx"]
-    # A team renamed: its name is in the document.
-    Team.objects.filter(pk=setup["home"].pk).update(name="Nya namnet")
+    # A team renamed (through its service, which moves the competition's version): its name is in
+    # the document.
+    team = Team.objects.get(pk=setup["home"].pk)
+    team.name = "Nya namnet"
+    services.team_save(user=f.make_admin(), team=team)
     assert b"Nya namnet" not in first.content
     client.get(url)
     assert made == ["xlsx", "xlsx", "xlsx"]
@@ -94,3 +98,30 @@ def test_behind_a_proxy_each_visitor_has_their_own_allowance(client, settings, o
 
     assert [ask("198.51.100.66") for _ in range(3)] == [200, 200, 429]
     assert ask("203.0.113.7") == 200
+
+
+def test_a_parameter_the_document_does_not_read_makes_no_new_document(client, made):
+    setup = f.protocol_setup()
+    url = reverse("scoring:standings-xlsx", args=[setup["match"].competition_id])
+    for n in range(5):
+        assert client.get(f"{url}?x={n}&round=", REMOTE_ADDR=f"198.51.100.{n}").status_code == 200
+    assert made == ["xlsx"]
+    # A round the competition does not have is no document at all, whatever number is typed.
+    assert client.get(url + "?round=abc").status_code == 404
+    assert client.get(url + "?round=99").status_code == 404
+    assert made == ["xlsx"]
+    # Who asks does not make another copy either: a signed-in person gets the same stored one.
+    client.force_login(f.make_user())
+    assert client.get(url).status_code == 200
+    assert made == ["xlsx"]
+
+
+def test_a_signed_in_person_has_a_document_limit_too(client, settings, one_minute):
+    settings.DOCUMENTS_PER_MINUTE_SIGNED_IN = 2
+    match = f.protocol_setup()["match"]
+    url = reverse("scoring:standings-pdf", args=[match.competition_id])
+    client.force_login(f.make_user())
+    assert [client.get(url).status_code for _ in range(3)] == [200, 200, 429]
+    # Someone else signed in still gets theirs.
+    client.force_login(f.make_user())
+    assert client.get(url).status_code == 200

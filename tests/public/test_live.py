@@ -71,17 +71,21 @@ def test_live_partials_show_a_new_deal(client, league):
     assert 'hx-trigger="every' in partial
 
 
-def test_match_partial_answers_204_until_the_match_changes(client, league):
+def test_match_partial_answers_304_to_its_validator_until_the_match_changes(client, league):
     live = league["live"]
+    page = client.get(reverse("scoring:match-detail", args=[live.pk]))
     url = reverse("scoring:match-live", args=[live.pk])
+    # The page hands its live part the validator the part's first poll sends.
+    assert f"""hx-headers='{{"If-None-Match": "\\{page["ETag"][:-1]}\\""}}'""" in page.content.decode()
 
-    assert client.get(url, {"version": live.version}).status_code == 204
+    assert client.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
     live = services.deals_record(match=live, user=league["secretary"], entry=winning_deal(2, "away"),
                                  expected_version=live.version)
-    response = client.get(url, {"version": live.version - 1})
+    response = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
 
     assert response.status_code == 200
     assert 'id="deal-2"' in response.content.decode()
+    assert response["ETag"] != page["ETag"]
 
 
 def test_competition_partial_carries_the_standings_and_the_round_being_played(client, league):

@@ -23,19 +23,26 @@ def test_swedish_first_whatever_the_browser_prefers(client):
 
 
 def test_start_page_in_english_after_switching_language(client):
-    response = client.post(
-        reverse("set_language"), {"language": "en", "next": reverse("scoring:home")}
-    )
-    assert response.status_code == 302
-    assert response["Location"] == reverse("scoring:home")
+    # The switch is a link to the same page in the other language (its address under /en/).
+    page = client.get(reverse("scoring:home")).content.decode()
+    assert 'href="/en/" lang="en" hreflang="en"' in page
 
-    response = client.get(reverse("scoring:home"))
+    response = client.get("/en/")
 
     assert response.status_code == 200
     content = response.content.decode()
     assert '<html lang="en">' in content
     assert "deal by deal" in content
     assert "giv för giv" not in content
+
+
+def test_the_old_language_switch_leads_to_the_english_address_and_a_cookie_changes_nothing(client):
+    response = client.post(reverse("set_language"), {"language": "en", "next": "/competitions/?x=1"})
+    assert response.status_code == 302
+    assert response["Location"] == "/en/competitions/?x=1"
+    # The cookie it leaves is ignored: the bare address is Swedish for everyone.
+    assert '<html lang="sv">' in client.get(reverse("scoring:home")).content.decode()
+    assert "Vary" not in client.get(reverse("scoring:home"))
 
 
 def test_start_page_sends_a_content_security_policy(client):

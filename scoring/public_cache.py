@@ -1,0 +1,156 @@
+"""HTTP keeps the public pages (DESIGN.md, "Keeping pages is HTTP's job").
+
+Every public page, live part, feed, calendar, embed and document is named below with the versions
+it is drawn from (scoring.selectors.versions, moved by the services in their transactions). Its
+validator (ETag) is made of those, the language, who looks, the day (a round is live on its day)
+and the code's version. A GET whose If-None-Match holds the validator is answered 304 before the
+view runs; any other gets the page with its ETag and, for anonymous visitors,
+`Cache-Control: public, max-age=PUBLIC_MAX_AGE`, so the browser and nginx's proxy cache
+(deploy/nginx-proxy.conf) keep it for that long. Signed-in pages stay `private, no-store`
+(scoring.middleware.SignedInNoStoreMiddleware).
+
+An anonymous answer carries nothing per visitor: its body has no CSRF token (templates/base.html
+asks for one only for a signed-in person), it sets no cookie, and it does not vary on Cookie
+(it is the same for every anonymous visitor, whatever cookies they send).
+
+The hall clock is left out on purpose: its page carries the server's current time, from which the
+display counts down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.http import quote_etag
+from django.utils.translation import get_language
+
+from scoring.selectors import versions
+from scoring.site_address import site_url
+
+def one_competition(kwargs):
+    return versions.competition_version(kwargs["pk"])
+
+
+def one_match(kwargs):
+    return versions.match_version(kwargs["pk"])
+
+
+# Each public address (its URL name in the "scoring" namespace) and the versions it is drawn from;
+# the documents too (scoring.views.exports stores each made copy under the same versions).
+PUBLIC_PAGES = {
+    **dict.fromkeys(
+        ["competition-detail", "competition-live", "competition-rounds", "competition-embed", "competition-feed",
+         "competition-clubs", "competition-players", "round-detail", "round-live", "standings-pdf",
+         "standings-xlsx", "competition-pdf", "competition-xlsx", "round-results-pdf", "round-results-xlsx"],
+        one_competition,
+    ),
+    **dict.fromkeys(
+        ["match-detail", "match-live", "match-protocol-pdf", "match-protocol-xlsx", "match-protocol-csv"], one_match
+    ),
+    **dict.fromkeys(["team-detail", "team-calendar"], lambda kwargs: versions.team_version(kwargs["pk"])),
+    **dict.fromkeys(["rankings", "ranking-player", "ranking-pair"], lambda kwargs: versions.rankings_version()),
+    "home": lambda kwargs: versions.start_page_version(),
+    "competition-list": lambda kwargs: versions.all_competitions_version(),
+    "player-detail": lambda kwargs: versions.player_version(kwargs["pk"]),
+    "club-list": lambda kwargs: versions.all_clubs_version(),
+    "club-detail": lambda kwargs: versions.club_version(kwargs["pk"]),
+    # Drawn from the code alone (the engine's rule sets): the code's version is their validator.
+    **dict.fromkeys(["rating-explained", "rules-index", "rules"], lambda kwargs: ()),
+}  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def code_version() -> str:
+    """What the code draws pages with: the names, sizes and times of the files of the app, its
+    templates, static files and translations, and the settings pages read. A deployment changes it,
+    so no browser or proxy keeps a page drawn by the code before."""
+    digest = hashlib.sha256()
+    for folder in ("scoring", "templates", "static", "locale", "canastaclub"):
+        for root, dirs, files in os.walk(Path(settings.BASE_DIR) / folder):
+            # Not the compiled files: a process writing them must not change the others' validators.
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                stat = os.stat(os.path.join(root, name))
+                digest.update(f"{root}/{name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+    digest.update(repr((settings.PUBLIC_MAX_AGE, getattr(settings, "SCORING_LIVE_POLL_SECONDS", None))).encode())
+    return digest.hexdigest()[:16]
+
+
+def page_validator(url_name: str, kwargs: dict, user) -> str | None:
+    """The ETag (unquoted) of the public page `url_name` for `user`, or None for another page."""
+    page_versions = PUBLIC_PAGES.get(url_name)
+    if page_versions is None:
+        return None
+    viewer = user.pk if user.is_authenticated else 0
+    # Not the address: a page and its live part share the validator, so the page hands it to the
+    # part's first poll (templates/scoring/public/_match_live.html).
+    parts = (page_versions(kwargs), get_language(), viewer, timezone.localdate().isoformat(), code_version())
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
+def document_key(url_name: str, kwargs: dict, parameters: tuple) -> str | None:
+    """The key a public document is stored under: its versions, the parameters it reads (checked
+    by the view), the language, the day and the code; not who asks (each sees the same document).
+    None for a document that is not public (made every time)."""
+    page_versions = PUBLIC_PAGES.get(url_name)
+    if page_versions is None:
+        return None
+    # The site's address too: the links a document prints follow the request's in debug
+    # (scoring.site_address).
+    parts = (url_name, sorted(kwargs.items()), parameters, page_versions(kwargs), get_language(),
+             timezone.localdate().isoformat(), code_version(), site_url())  # fmt: skip
+    return "document:" + hashlib.sha256(repr(parts).encode()).hexdigest()
+
+
+def resolved_validator(request) -> str | None:
+    match = request.resolver_match
+    if match is None or match.namespace != "scoring" or request.method not in ("GET", "HEAD"):
+        return None
+    return page_validator(match.url_name, match.kwargs, request.user)
+
+
+def anonymous_headers(request, response) -> None:
+    """What an anonymous answer of a public page says of itself: kept for PUBLIC_MAX_AGE seconds
+    by anyone, the same whatever cookies were sent."""
+    if request.user.is_authenticated:
+        return
+    if response.cookies:
+        # Something of this visitor's own (a message shown once): kept by nobody else.
+        patch_cache_control(response, private=True, no_cache=True)
+        return
+    patch_cache_control(response, public=True, max_age=settings.PUBLIC_MAX_AGE)
+    vary = [v.strip() for v in response.get("Vary", "").split(",") if v.strip() and v.strip().lower() != "cookie"]
+    if vary:
+        response["Vary"] = ", ".join(vary)
+    elif "Vary" in response:
+        del response["Vary"]
+
+
+class PublicCacheMiddleware:
+    """Validators, 304s and Cache-Control for the pages of PUBLIC_PAGES (module docstring). It sits
+    outside the session and CSRF middleware, so it sees their Vary headers on the way out."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        etag = getattr(request, "public_etag", None)
+        if etag is not None and response.status_code in (200, 304):
+            response["ETag"] = quote_etag(etag)
+            anonymous_headers(request, response)
+        return response
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        etag = resolved_validator(request)
+        if etag is None:
+            return None
+        request.public_etag = etag
+        # 304 when the visitor holds this validator: nothing is read or drawn.
+        return get_conditional_response(request, etag=quote_etag(etag))

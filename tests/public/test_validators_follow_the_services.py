@@ -1,0 +1,324 @@
+"""Right by construction: every public service function is run as a scenario, and every public page
+whose fresh drawing it changed must have got a new validator (scoring.public_cache, from the
+versions scoring.services.versions moves). A writing service without a scenario fails the test, so
+a new service cannot forget to move the versions of what it changes.
+
+Each scenario prepares what its service needs (not watched), draws every public page of a small
+world anonymously, runs the service, and draws them all again. A page whose status or body
+changed while its ETag stayed the same would be kept stale by browsers and nginx.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+import scoring.services
+from scoring import services
+from scoring.engine import replay
+from scoring.models import Club, Competition, Invitation, Match, Player, Round, Team
+from scoring.services import individual, merging, seasons
+from tests.factories import (
+    EXPORT_SAMPLE_DEALS,
+    make_admin,
+    make_club,
+    make_competition,
+    make_match,
+    make_player,
+    make_team,
+    make_user,
+    play_match,
+    winning_deal,
+)
+
+pytestmark = pytest.mark.django_db
+
+# Public functions of scoring.services that are not services of their own, and why.
+NOT_SERVICES = {
+    "person": "reads a user's name for the audit log",
+    "as_stored": "formats a value for the audit log",
+    "deal_snapshot": "reads a deal for the audit log",
+    "match_snapshot": "reads a match for the audit log",
+    "audit_log": "writes the audit log, which no public page shows; called inside the services",
+    "deletion_plan": "reads what a deletion would take",
+    "invitations_sync": "called inside competition_save, whose scenario runs it",
+    "stored_deals": "reads a match's deals",
+    "match_state": "reads a match's state",
+    "dealt_time": "computes a time",
+    "merge_plan": "reads what a merge would move",
+    "can_start_clock": "reads a permission",
+    "last_round_complete": "reads a round",
+    "competition_has_play": "reads whether a competition has play",
+    "round_is_complete": "reads whether a round is complete",
+    "season_closed": "reads a season",
+    "require_open": "refuses a change to an archive",
+    "require_open_season": "refuses a change to a closed season",
+    "standing_part": "reads a match's part in the table",
+    "standings_refresh": "called inside the services, in their transactions, after the change",
+    "require_transaction": "checks that a version moves inside a transaction",
+    "competition_version_bump": "moves versions: what the scenarios check",
+    "club_version_bump": "moves versions: what the scenarios check",
+    "appearances_version_bump": "moves versions: what the scenarios check",
+    "versions_bump_for": "moves versions: what the scenarios check",
+}
+
+
+def service_functions() -> dict[str, object]:
+    found = {}
+    for module_info in pkgutil.iter_modules(scoring.services.__path__):
+        module = importlib.import_module(f"scoring.services.{module_info.name}")
+        for name, value in vars(module).items():
+            if inspect.isfunction(value) and value.__module__ == module.__name__ and not name.startswith("_"):
+                found[name] = value
+    return found
+
+
+# -- the world ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def world(db):
+    admin = make_admin()
+    secretary_a, secretary_b = make_user("sekreterare-a"), make_user("sekreterare-b")
+    club_a = make_club("Klubb Ess", secretary=secretary_a, city="Örebro")
+    club_b = make_club("Klubb Kung", secretary=secretary_b, city="Västerås")
+    players_a = [make_player(f"Anna {n}", club=club_a) for n in range(4)]
+    players_b = [make_player(f"Bo {n}", club=club_b) for n in range(4)]
+    ess = make_team("Essen", club=club_a, players=players_a[:2])
+    dam = make_team("Damerna", club=club_a, players=players_a[2:])
+    kung = make_team("Kungarna", club=club_b, players=players_b[:2], captain=make_user("kapten-kung"))
+    knekt = make_team("Knektarna", club=club_b, players=players_b[2:], captain=make_user("kapten-knekt"))
+    today = timezone.localdate()
+    # Played on the clock (sv-tavling), so the hall clock and the clock's end have pages to change.
+    league = make_competition(organiser=club_a, name="Serien", rules_key="sv-tavling", has_club_table=True,
+                              teams=[ess, dam, kung, knekt])  # fmt: skip
+    done = make_match(competition=league, home=ess, away=kung, table=1)
+    live = make_match(competition=league, home=dam, away=knekt, table=2)
+    later = make_match(competition=league, home=kung, away=ess, round_number=2, table=1)
+    league.rounds.filter(number=1).update(date=today)
+    league.rounds.filter(number=2).update(date=today + timedelta(days=7))
+    done = play_match(done, admin, EXPORT_SAMPLE_DEALS)
+    done = services.match_submit(match=done, user=admin, expected_version=done.version)
+    services.match_confirm(match=done, user=kung.captain, expected_version=done.version)
+    services.deals_record(match=live, user=admin, entry=winning_deal(1, "home"), expected_version=live.version)
+
+    old = make_competition(organiser=club_b, name="Gamla serien", season="2025/26", teams=[kung, knekt])
+    old_match = play_match(make_match(competition=old, home=kung, away=knekt), admin, EXPORT_SAMPLE_DEALS)
+    services.match_submit(match=old_match, user=admin, expected_version=old_match.version)
+    night = make_competition(organiser=club_a, name="Klubbkväll", kind=Competition.Kind.INDIVIDUAL)
+    cup = make_competition(organiser=club_a, name="Cupen", kind=Competition.Kind.TOURNAMENT, teams=[ess, dam, kung, knekt])
+    return {
+        "admin": admin, "secretary_a": secretary_a, "secretary_b": secretary_b, "club_a": club_a, "club_b": club_b,
+        "players_a": players_a, "players_b": players_b, "ess": ess, "dam": dam, "kung": kung, "knekt": knekt,
+        "league": league, "done": Match.objects.get(pk=done.pk), "live": Match.objects.get(pk=live.pk),
+        "later": Match.objects.select_related("round").get(pk=later.pk), "old": old, "night": night, "cup": cup,
+    }  # fmt: skip
+
+
+def public_urls() -> set[str]:
+    """Every public page of what the database holds now."""
+    urls = {reverse(name) for name in ("scoring:home", "scoring:competition-list", "scoring:club-list",
+                                       "scoring:rankings", "scoring:rating-explained")}  # fmt: skip
+    for pk in Competition.objects.values_list("pk", flat=True):
+        for name in ("competition-detail", "competition-live", "competition-rounds", "competition-embed",
+                     "competition-feed", "competition-clubs", "competition-players"):  # fmt: skip
+            urls.add(reverse(f"scoring:{name}", args=[pk]))
+    for competition_id, number in Round.objects.values_list("competition_id", "number"):
+        urls |= {reverse(f"scoring:{name}", args=[competition_id, number]) for name in ("round-detail", "round-live")}
+    for pk in Match.objects.values_list("pk", flat=True):
+        urls |= {reverse(f"scoring:{name}", args=[pk]) for name in ("match-detail", "match-live")}
+    for pk in Team.objects.values_list("pk", flat=True):
+        urls |= {reverse(f"scoring:{name}", args=[pk]) for name in ("team-detail", "team-calendar", "ranking-pair")}
+    # A player's page is the dearest to draw: one player of each team (the first, whom the
+    # scenarios rename and merge into), and the players of no team.
+    in_teams = Team.objects.values("player_one_id", "player_two_id")
+    players = set(Team.objects.values_list("player_one_id", flat=True)) | set(
+        Player.objects.exclude(pk__in=in_teams.values("player_one_id")).exclude(pk__in=in_teams.values("player_two_id"))
+        .values_list("pk", flat=True)
+    )
+    for pk in players:
+        urls |= {reverse(f"scoring:{name}", args=[pk]) for name in ("player-detail", "ranking-player")}
+    for pk in Club.objects.values_list("pk", flat=True):
+        urls.add(reverse("scoring:club-detail", args=[pk]))
+    return urls
+
+
+# What a drawing holds that is the moment it was drawn, not the data: the feed's and the
+# calendar's time of making.
+MOMENT = [re.compile(r'"generated_at": "[^"]*"'), re.compile(r"DTSTAMP:[0-9TZ]+")]
+
+
+def draw(urls) -> dict[str, tuple]:
+    client = Client()
+    drawn = {}
+    for url in sorted(urls):
+        response = client.get(url)
+        body = response.content.decode()
+        for pattern in MOMENT:
+            body = pattern.sub("", body)
+        drawn[url] = (response.status_code, body, response.get("ETag") if response.status_code == 200 else None)
+    return drawn
+
+
+# -- the scenarios: (the service, what it needs first, the change) ---------------------------------
+
+
+def finished(w):
+    """The live match played to its end (not submitted)."""
+    match = w["live"]
+    for number in range(2, 4):  # 3 × 1 885 passes 5 000
+        match = services.deals_record(match=match, user=w["admin"], entry=winning_deal(number, "home"), expected_version=None)
+    w["live"] = match
+    return match
+
+
+def submitted(w):
+    match = finished(w)
+    w["live"] = services.match_submit(match=match, user=w["admin"], expected_version=match.version)
+
+
+def pending_invitation(w):
+    extra = make_team("Nykomlingarna", club=w["club_b"], players=w["players_b"][:2])
+    league = w["league"]
+    services.competition_save(user=w["secretary_a"], competition=league, teams=[*league.teams.all(), extra])
+    w["invitation"] = Invitation.objects.get(team=extra)
+
+
+def renamed(obj, name):
+    obj.name = name
+    return obj
+
+
+def duplicate_player(w):
+    w["duplicate"] = make_player("Anna dubblett", club=w["club_a"])
+
+
+def signed_up(w):
+    individual.individual_signup(competition=w["night"], players=w["players_a"], user=w["admin"])
+
+
+def imported_rows(w):
+    rules = w["later"].competition.rules
+    state = replay(rules, list(EXPORT_SAMPLE_DEALS), points=w["league"].points_rules)
+    unsaved = Match(competition=w["league"], round=w["later"].round, table=3, home_team=w["dam"],
+                    away_team=w["knekt"], started_at=timezone.now())  # fmt: skip
+    services.matches_record_played(played=[(unsaved, state)])
+
+
+def closed(w):
+    seasons.season_close(name="2025/26", user=w["admin"])
+
+
+def nothing(w):
+    pass
+
+
+A = "admin"
+SCENARIOS = {
+    "delete an unplayed match": ("delete_or_archive", nothing, lambda w: services.delete_or_archive(user=w[A], obj=w["later"])),
+    "archive a team that played": ("delete_or_archive", nothing, lambda w: services.delete_or_archive(user=w[A], obj=w["ess"])),
+    "sign up a club night": ("individual_signup", nothing, signed_up),
+    "draw a club night's round": ("individual_pair_round", signed_up,
+                                  lambda w: individual.individual_pair_round(competition=w["night"], user=w[A])),
+    "accept an invitation": ("invitation_answer", pending_invitation,
+                             lambda w: services.invitation_answer(user=w["secretary_b"], invitation=w["invitation"], accept=True)),
+    "rename a player": ("player_save", nothing, lambda w: services.player_save(user=w[A], player=renamed(w["players_a"][0], "Anneli"))),
+    "rename a team": ("team_save", nothing, lambda w: services.team_save(user=w[A], team=renamed(w["ess"], "Esset"))),
+    "add a team": ("team_save", nothing, lambda w: services.team_save(user=w[A], team=Team(
+        name="Nya laget", club=w["club_a"], player_one=w["players_a"][0], player_two=w["players_a"][3]))),
+    "results no longer need confirming": ("competition_save", finished, lambda w: services.competition_save(
+        user=w[A], competition=_set(w["league"], requires_confirmation=False))),
+    "move a competition to another season": ("competition_save", nothing, lambda w: services.competition_save(
+        user=w[A], competition=_set(w["league"], season="2027/28"))),
+    "rename a competition": ("competition_save", nothing, lambda w: services.competition_save(
+        user=w[A], competition=_set(w["league"], name="Stora serien"))),
+    "move a round": ("round_save", nothing, lambda w: services.round_save(
+        user=w[A], round=_set(w["later"].round, date=w["later"].round.date + timedelta(days=1)))),
+    "add a match": ("match_create", nothing, lambda w: services.match_create(
+        user=w[A], competition=w["league"], round=w["later"].round, table=2, home_team=w["dam"], away_team=w["knekt"])),
+    "move a match to another table": ("match_schedule_update", nothing, lambda w: services.match_schedule_update(
+        user=w[A], match=w["later"], expected_version=None, round=w["later"].round, table=5,
+        home_team=w["kung"], away_team=w["ess"], scheduled_start=None)),
+    "start a match": ("match_start", nothing, lambda w: services.match_start(match=w["later"], user=w[A])),
+    "save a deal": ("deals_record", nothing, lambda w: services.deals_record(
+        match=w["live"], user=w[A], entry=winning_deal(2, "away"), expected_version=None)),
+    "correct a deal": ("deal_correct", nothing, lambda w: services.deal_correct(
+        match=w["live"], user=w[A], number=1, entry=winning_deal(1, "away"), reason="fel sida", expected_version=None)),
+    "remove the last deal": ("deal_delete_last", nothing, lambda w: services.deal_delete_last(
+        match=w["live"], user=w[A], reason="dubbel", expected_version=None)),
+    "the clock ends a match": ("match_declare_clock", nothing, lambda w: services.match_declare_clock(
+        match=w["live"], user=w[A], expected_version=None)),
+    "walk over": ("match_forfeit", nothing, lambda w: services.match_forfeit(
+        match=w["later"], user=w[A], winner="home", reason="kom inte", expected_version=None)),
+    "postpone": ("match_postpone", nothing, lambda w: services.match_postpone(
+        match=w["later"], user=w[A], reason="sjukdom", expected_version=None)),
+    "void": ("match_void", nothing, lambda w: services.match_void(match=w["live"], user=w[A], reason="fel", expected_version=None)),
+    "submit": ("match_submit", finished, lambda w: services.match_submit(match=w["live"], user=w[A], expected_version=None)),
+    "dispute": ("match_dispute", submitted, lambda w: services.match_dispute(
+        match=w["live"], user=w["knekt"].captain, reason="fel summa", expected_version=None)),
+    "confirm": ("match_confirm", submitted, lambda w: services.match_confirm(
+        match=w["live"], user=w["knekt"].captain, expected_version=None)),
+    "reopen": ("match_reopen", nothing, lambda w: services.match_reopen(
+        match=w["done"], user=w[A], reason="fel giv", expected_version=None)),
+    "store played matches in bulk": ("matches_record_played", nothing, imported_rows),
+    "import a protocol file": ("match_import_deals", nothing, lambda w: services.match_import_deals(
+        match=w["later"], user=w[A], entries=list(EXPORT_SAMPLE_DEALS[:3]), expected_version=None)),
+    "merge a player": ("merge", duplicate_player, lambda w: merging.merge(user=w[A], duplicate=w["duplicate"], kept=w["players_a"][0])),
+    "start the hall clock": ("round_clock_start", nothing, lambda w: services.round_clock_start(round=w["live"].round, user=w[A])),
+    "generate a league": ("schedule_generate_league", nothing, lambda w: services.schedule_generate_league(
+        competition=w["cup"], user=w[A], start_date=timezone.localdate())),
+    "pair a round": ("schedule_pair_next_round", nothing, lambda w: services.schedule_pair_next_round(
+        competition=w["cup"], user=w[A], seed=1)),
+    "import fixtures": ("fixtures_import", nothing, lambda w: services.fixtures_import(
+        competition=w["cup"], user=w[A], data="round,date,table,home,away\n1,2026-09-14,1,Essen,Kungarna\n".encode())),
+    "close a season": ("season_close", nothing, closed),
+    "reopen a season": ("season_reopen", closed, lambda w: seasons.season_reopen(name="2025/26", user=w[A], reason="för tidigt")),
+}  # fmt: skip
+
+
+# Scenarios whose change no public page shows today (the validators move all the same).
+SHOW_NOTHING = {
+    "close a season": "a closed season's competitions look the same to the public",
+    "reopen a season": "as above",
+}
+
+
+def _set(obj, **values):
+    """`obj` read again with `values` set, as a form would hand it to its service."""
+    obj = type(obj).objects.get(pk=obj.pk)
+    for name, value in values.items():
+        setattr(obj, name, value)
+    return obj
+
+
+def test_every_service_has_a_scenario():
+    functions = service_functions()
+    with_scenario = {service for service, _prepare, _act in SCENARIOS.values()}
+    missing = sorted(set(functions) - with_scenario - set(NOT_SERVICES))
+    assert not missing, f"Services without a scenario in {__name__}: {missing}"
+    # What is listed as no service writes nothing in a transaction of its own.
+    assert not [name for name in NOT_SERVICES if hasattr(functions.get(name), "__wrapped__")]
+    assert with_scenario <= set(functions)
+
+
+@pytest.mark.parametrize("scenario", sorted(SCENARIOS))
+def test_a_page_whose_drawing_a_service_changed_has_a_new_validator(world, scenario):
+    _service, prepare, act = SCENARIOS[scenario]
+    prepare(world)
+    urls = public_urls()
+    before = draw(urls)
+    act(world)
+    after = draw(urls | public_urls())
+
+    changed = [url for url in before if before[url][:2] != after[url][:2]]
+    assert changed or scenario in SHOW_NOTHING, f"{scenario}: no public page changed; the scenario tests nothing"
+    stale = [url for url in changed if before[url][2] is not None and before[url][2] == after[url][2]]
+    assert not stale, f"{scenario}: these pages changed but kept their validator: {stale}"
