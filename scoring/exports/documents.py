@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.urls import NoReverseMatch
+from django.urls import NoReverseMatch, reverse
 from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.match import MatchState

@@ -147,6 +147,8 @@ def signup_invitation_answer(*, user, invitation: SignupInvitation, accept: bool
     locked.save()
     if accept:
         locked.competition.entrants.add(locked.player)
+        # The player now appears among the club night's entrants: its pages change.
+        competition_version_bump([locked.competition_id])
     audit_log(match=None, user=user, action="player invitation accepted" if accept else "player invitation declined",
               object_type="signup_invitation", object_id=locked.pk,
               after={"competition": locked.competition_id, "player": locked.player_id})  # fmt: skip

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import permissions, services
 from scoring.models import Competition, Match, Round
@@ -177,8 +178,9 @@ def test_a_refusal_no_view_catches_is_a_409_page_in_the_users_language(archive):
     response = client.post(url, {"version": archive["finished"].version})
     assert response.status_code == 409
     assert "Säsongen 2025/26 är stängd" in response.content.decode()
-    client.cookies["django_language"] = "en"
-    response = client.post(url, {"version": archive["finished"].version})
+    with translation.override("en"):  # English is under /en/ (i18n_patterns)
+        english_url = reverse("scoring:match-submit", args=[archive["finished"].pk])
+    response = client.post(english_url, {"version": archive["finished"].version})
     assert response.status_code == 409
     assert "The season 2025/26 is closed" in response.content.decode()
 

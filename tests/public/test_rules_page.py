@@ -57,9 +57,21 @@ class TableRows(HTMLParser):
             self.cell.append(data)
 
 
+class InLanguage:
+    """A client that asks for the pages in one language: English under /en/, Swedish at the bare
+    addresses (i18n_patterns)."""
+
+    def __init__(self, client, language: str):
+        self.client, self.language = client, language
+
+    def get(self, path: str, *args, **kwargs):
+        if self.language != settings.LANGUAGE_CODE and not path.startswith(f"/{self.language}/"):
+            path = f"/{self.language}{path}"
+        return self.client.get(path, *args, **kwargs)
+
+
 def in_language(client, language: str):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
-    return client
+    return InLanguage(client, language)
 
 
 def tables(client, key: str, language: str = "en") -> tuple[str, dict[str, list[tuple[str, ...]]]]:

@@ -24,8 +24,8 @@ from django.utils import timezone
 import scoring.services
 from scoring import services
 from scoring.engine import replay
-from scoring.models import Club, Competition, Invitation, Match, Player, Round, Team
-from scoring.services import individual, merging, seasons
+from scoring.models import Club, Competition, Invitation, Match, Player, Round, SignupInvitation, Team
+from scoring.services import individual, merging, seasons, table
 from tests.factories import (
     EXPORT_SAMPLE_DEALS,
     make_admin,
@@ -68,6 +68,15 @@ NOT_SERVICES = {
     "club_version_bump": "moves versions: what the scenarios check",
     "appearances_version_bump": "moves versions: what the scenarios check",
     "versions_bump_for": "moves versions: what the scenarios check",
+    "archive_refusal": "reads whether a change would reach an archive",
+    "refuse_rotating": "refuses a rotating partnership outside its club night",
+    "signup_invitations_sync": "called inside individual_signup, whose scenario runs it",
+    "clean_photo": "re-encodes an image, writes nothing",
+    "new_code": "makes a table link's code",
+    "normalise_code": "reads a typed code",
+    "link_is_open": "reads whether a table link works",
+    "lock_match": "locks a match row inside the table services",
+    "lock_open_link": "locks a table link and its match inside the table services",
 }
 
 
@@ -221,8 +230,58 @@ def nothing(w):
     pass
 
 
+def table_link(w):
+    w["link"] = table.table_link_issue(match=w["live"], user=w["admin"])
+
+
+def table_proposal(w):
+    table_link(w)
+    w["proposal"] = table.table_deal_propose(link=w["link"], client_id="p2", side="home", number=2,
+                                             entry=winning_deal(2, "home"))  # fmt: skip
+
+
+def confirmed_at_the_table_by_home(w):
+    table_link(w)
+    finished(w)
+    Competition.objects.filter(pk=w["league"].pk).update(table_confirmation=True)
+    table.table_protocol_confirm(link=w["link"], side="home")
+
+
+def signup_asked(w):
+    # A player of another club asked for by the club night's organiser (club consent).
+    individual.individual_signup(competition=w["night"], players=[w["players_b"][0]], user=w["secretary_a"])
+    w["signup"] = SignupInvitation.objects.get(competition=w["night"], player=w["players_b"][0])
+
+
+def photo_bytes() -> bytes:
+    from io import BytesIO
+
+    from PIL import Image
+
+    buffer = BytesIO()
+    Image.new("RGB", (40, 30), "white").save(buffer, "JPEG")
+    return buffer.getvalue()
+
+
 A = "admin"
 SCENARIOS = {
+    "accept a sign-up of another club's player": ("signup_invitation_answer", signup_asked,
+        lambda w: services.signup_invitation_answer(user=w["secretary_b"], invitation=w["signup"], accept=True)),
+    "issue a table link": ("table_link_issue", nothing, table_link),
+    "withdraw a table link": ("table_link_withdraw", table_link,
+        lambda w: table.table_link_withdraw(match=w["live"], user=w[A])),
+    "print a round's table links": ("table_links_issue_for_round", nothing,
+        lambda w: table.table_links_issue_for_round(round=w["live"].round, user=w[A])),
+    "a table's last contact": ("table_contact", table_link, lambda w: table.table_contact(link=w["link"])),
+    "propose a deal at the table": ("table_deal_propose", table_link,
+        lambda w: table.table_deal_propose(link=w["link"], client_id="p2", side="home", number=2,
+                                           entry=winning_deal(2, "home"))),
+    "agree a deal at the table": ("table_deal_answer", table_proposal,
+        lambda w: table.table_deal_answer(link=w["link"], proposal_id=w["proposal"].pk, side="away", agree=True)),
+    "both sides confirm at the table": ("table_protocol_confirm", confirmed_at_the_table_by_home,
+        lambda w: table.table_protocol_confirm(link=w["link"], side="away")),
+    "add a photo of the signed paper": ("match_photo_add", nothing,
+        lambda w: services.match_photo_add(match=w["live"], data=photo_bytes(), user=w[A])),
     "delete an unplayed match": ("delete_or_archive", nothing, lambda w: services.delete_or_archive(user=w[A], obj=w["later"])),
     "archive a team that played": ("delete_or_archive", nothing, lambda w: services.delete_or_archive(user=w[A], obj=w["ess"])),
     "sign up a club night": ("individual_signup", nothing, signed_up),
@@ -286,6 +345,12 @@ SCENARIOS = {
 
 # Scenarios whose change no public page shows today (the validators move all the same).
 SHOW_NOTHING = {
+    "issue a table link": "a table link is on no public page",
+    "withdraw a table link": "as above",
+    "print a round's table links": "as above",
+    "a table's last contact": "shown to the secretary only",
+    "propose a deal at the table": "a deal counts, and shows, once both sides agreed",
+    "add a photo of the signed paper": "photos are never public",
     "close a season": "a closed season's competitions look the same to the public",
     "reopen a season": "as above",
 }
