@@ -41,28 +41,37 @@ def invitations_sync(*, user, competition: Competition, teams: Iterable[Team]) -
     teams = list(teams)
     entered = set(competition.teams.values_list("pk", flat=True))
     refuse_rotating(competition, [team for team in teams if team.pk not in entered])
-    direct: list[Team] = []
+    return _sync(user=user, competition=competition, model=Invitation, subject="team", chosen=teams,
+                 entered=entered, action="team invited", object_type="invitation")  # fmt: skip
+
+
+def _sync(*, user, competition: Competition, model, subject: str, chosen: list, entered: set[int], action: str,
+          object_type: str) -> list:  # fmt: skip
+    """What invitations_sync and signup_invitations_sync share: of the `chosen` teams or players
+    (`subject`: the invitation's field naming them), those entered directly; the others asked for
+    with an invitation of `model`, asked again after a no; a question no longer chosen withdrawn."""
+    direct: list = []
     invited: set[int] = set()
-    for team in teams:
-        if team.pk in entered or team.club_id == competition.organiser_id or permissions.is_site_admin(user):
-            direct.append(team)
+    for chosen_one in chosen:
+        if chosen_one.pk in entered or chosen_one.club_id == competition.organiser_id or permissions.is_site_admin(user):
+            direct.append(chosen_one)
             continue
-        invited.add(team.pk)
-        invitation, created = Invitation.objects.get_or_create(
-            competition=competition, team=team, defaults={"invited_by": user}
+        invited.add(chosen_one.pk)
+        invitation, created = model.objects.get_or_create(
+            competition=competition, **{subject: chosen_one}, defaults={"invited_by": user}
         )
         if not created and invitation.status == I.DECLINED:
-            # Asked again after a no: a new question for the team's club.
+            # Asked again after a no: a new question for its club.
             invitation.status, invitation.invited_by = I.PENDING, user
             invitation.answered_by, invitation.answered_at = None, None
             invitation.invited_at = timezone.now()
             invitation.save()
         if created or invitation.status == I.PENDING:
-            audit_log(match=None, user=user, action="team invited", object_type="invitation",
-                      object_id=invitation.pk, after={"competition": competition.pk, "team": team.pk})  # fmt: skip
+            audit_log(match=None, user=user, action=action, object_type=object_type,
+                      object_id=invitation.pk, after={"competition": competition.pk, subject: chosen_one.pk})  # fmt: skip
         elif invitation.status == I.ACCEPTED:
-            direct.append(team)  # accepted earlier, then left out and chosen again
-    Invitation.objects.filter(competition=competition, status=I.PENDING).exclude(team__in=invited).delete()
+            direct.append(chosen_one)  # accepted earlier, then left out and chosen again
+    model.objects.filter(competition=competition, status=I.PENDING).exclude(**{f"{subject}__in": invited}).delete()
     return direct
 
 
@@ -82,8 +91,16 @@ def refuse_rotating(competition: Competition, teams: Iterable[Team]) -> None:
 @transaction.atomic
 def invitation_answer(*, user, invitation: Invitation, accept: bool) -> Invitation:
     """The team's club accepts (the team enters the competition) or declines an invitation."""
-    locked = Invitation.objects.select_for_update().select_related("team", "competition").get(pk=invitation.pk)
-    if not permissions.can_manage_club(user, locked.team.club):
+    return _answer(user=user, model=Invitation, pk=invitation.pk, accept=accept, subject="team",
+                   join=lambda competition: competition.teams, action="invitation", object_type="invitation")  # fmt: skip
+
+
+def _answer(*, user, model, pk: int, accept: bool, subject: str, join, action: str, object_type: str):
+    """What invitation_answer and signup_invitation_answer share: the club of the invitation's
+    `subject` answers; accepted, it joins the competition (`join` gives the competition's set) and
+    the competition's pages change."""
+    locked = model.objects.select_for_update().select_related(subject, "competition").get(pk=pk)
+    if not permissions.can_manage_club(user, getattr(locked, subject).club):
         raise PermissionDenied(_("You may not change this."))
     if locked.status != I.PENDING:
         raise DomainError(_("This invitation has already been answered."))
@@ -92,11 +109,11 @@ def invitation_answer(*, user, invitation: Invitation, accept: bool) -> Invitati
     locked.answered_by, locked.answered_at = user, timezone.now()
     locked.save()
     if accept:
-        locked.competition.teams.add(locked.team)
+        join(locked.competition).add(getattr(locked, subject))
         competition_version_bump([locked.competition_id])
-    audit_log(match=None, user=user, action="invitation accepted" if accept else "invitation declined",
-              object_type="invitation", object_id=locked.pk,
-              after={"competition": locked.competition_id, "team": locked.team_id})  # fmt: skip
+    audit_log(match=None, user=user, action=f"{action} accepted" if accept else f"{action} declined",
+              object_type=object_type, object_id=locked.pk,
+              after={"competition": locked.competition_id, subject: getattr(locked, f"{subject}_id")})  # fmt: skip
     return locked
 
 
@@ -108,48 +125,13 @@ def signup_invitations_sync(*, user, competition: Competition, players: Iterable
     already, and any for a site administrator); the others are asked for, and a request for a
     player no longer chosen is withdrawn. Call inside the competition's transaction."""
     entered = set(competition.entrants.values_list("pk", flat=True))
-    direct: list[Player] = []
-    invited: set[int] = set()
-    for player in players:
-        if player.pk in entered or player.club_id == competition.organiser_id or permissions.is_site_admin(user):
-            direct.append(player)
-            continue
-        invited.add(player.pk)
-        invitation, created = SignupInvitation.objects.get_or_create(
-            competition=competition, player=player, defaults={"invited_by": user}
-        )
-        if not created and invitation.status == I.DECLINED:
-            # Asked again after a no: a new question for the player's club.
-            invitation.status, invitation.invited_by = I.PENDING, user
-            invitation.answered_by, invitation.answered_at = None, None
-            invitation.invited_at = timezone.now()
-            invitation.save()
-        if created or invitation.status == I.PENDING:
-            audit_log(match=None, user=user, action="player invited", object_type="signup_invitation",
-                      object_id=invitation.pk, after={"competition": competition.pk, "player": player.pk})  # fmt: skip
-        elif invitation.status == I.ACCEPTED:
-            direct.append(player)  # accepted earlier, then left out and chosen again
-    SignupInvitation.objects.filter(competition=competition, status=I.PENDING).exclude(player__in=invited).delete()
-    return direct
+    return _sync(user=user, competition=competition, model=SignupInvitation, subject="player", chosen=list(players),
+                 entered=entered, action="player invited", object_type="signup_invitation")  # fmt: skip
 
 
 @transaction.atomic
 def signup_invitation_answer(*, user, invitation: SignupInvitation, accept: bool) -> SignupInvitation:
     """The player's club accepts (the player is signed up for the club night) or declines."""
-    locked = SignupInvitation.objects.select_for_update().select_related("player", "competition").get(pk=invitation.pk)
-    if not permissions.can_manage_club(user, locked.player.club):
-        raise PermissionDenied(_("You may not change this."))
-    if locked.status != I.PENDING:
-        raise DomainError(_("This invitation has already been answered."))
-    require_open(locked.competition)
-    locked.status = I.ACCEPTED if accept else I.DECLINED
-    locked.answered_by, locked.answered_at = user, timezone.now()
-    locked.save()
-    if accept:
-        locked.competition.entrants.add(locked.player)
-        # The player now appears among the club night's entrants: its pages change.
-        competition_version_bump([locked.competition_id])
-    audit_log(match=None, user=user, action="player invitation accepted" if accept else "player invitation declined",
-              object_type="signup_invitation", object_id=locked.pk,
-              after={"competition": locked.competition_id, "player": locked.player_id})  # fmt: skip
-    return locked
+    return _answer(user=user, model=SignupInvitation, pk=invitation.pk, accept=accept, subject="player",
+                   join=lambda competition: competition.entrants, action="player invitation",
+                   object_type="signup_invitation")  # fmt: skip
