@@ -73,7 +73,7 @@ ALLOWED_HOSTS = env_list(
 )
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 # Addresses (or networks, 10.0.0.0/8) of the reverse proxies in front of the site: only a request
-# from one of them has its X-Forwarded-For header believed (scoring/client_address.py).
+# from one of them has its X-Forwarded-For header believed (scoring/web/client_address.py).
 TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
 for _proxy in TRUSTED_PROXIES:
     try:
@@ -82,7 +82,7 @@ for _proxy in TRUSTED_PROXIES:
         raise ImproperlyConfigured(f"DJANGO_TRUSTED_PROXIES: {_proxy!r} is not an address or network.") from None
 # A secret only the proxy (nginx) sends, in the X-Canasta-Proxy header: when set, X-Forwarded-For is
 # believed only from a request that carries it, so another process that can reach an app server
-# on the proxy's address cannot claim a client address (scoring/client_address.py).
+# on the proxy's address cannot claim a client address (scoring/web/client_address.py).
 PROXY_SECRET = os.environ.get("DJANGO_PROXY_SECRET", "")
 # A refused form post gets a page in the site's language and style, saying what to do.
 CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
@@ -106,17 +106,17 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Outside the session and CSRF middleware: it sees their Vary headers on the way out.
-    "scoring.public_cache.PublicCacheMiddleware",
+    "scoring.web.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    "scoring.middleware.SwedishFirstMiddleware",
+    "scoring.web.middleware.SwedishFirstMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "scoring.middleware.SiteAddressFromRequestMiddleware",
+    "scoring.web.middleware.SiteAddressFromRequestMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "scoring.middleware.SignedInNoStoreMiddleware",
+    "scoring.web.middleware.SignedInNoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "scoring.middleware.DomainErrorMiddleware",
+    "scoring.web.middleware.DomainErrorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Axes wants to be last: it turns a locked-out login into its lockout page.
@@ -184,7 +184,7 @@ if DATABASES["default"]["ENGINE"].endswith("sqlite3"):
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # dumpdata/loaddata JSON with times to the microsecond (JSON backups restore exactly).
-SERIALIZATION_MODULES = {"json": "scoring.json_serializer"}
+SERIALIZATION_MODULES = {"json": "scoring.backends.json_serializer"}
 
 # --- Authentication -------------------------------------------------------------------------------
 
@@ -204,16 +204,16 @@ LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "scoring:my-matches"  # who logs in comes to enter or confirm protocols
 LOGOUT_REDIRECT_URL = "scoring:home"
 
-# Brute-force protection (scoring/login_throttle.py), by the client's real address: a user name
+# Brute-force protection (scoring/web/login_throttle.py), by the client's real address: a user name
 # from one address is paused after AXES_FAILURE_LIMIT wrong passwords, and one address trying many
 # names after LOGIN_FAILURES_PER_ADDRESS. The right password from another address still gets in.
-AXES_HANDLER = "scoring.login_throttle.LoginThrottleHandler"
+AXES_HANDLER = "scoring.web.login_throttle.LoginThrottleHandler"
 AXES_FAILURE_LIMIT = 5
 LOGIN_FAILURES_PER_ADDRESS = 20
 AXES_COOLOFF_TIME = 1  # hours; registration/locked_out.html says "an hour"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
-AXES_CLIENT_IP_CALLABLE = "scoring.client_address.client_address"
+AXES_CLIENT_IP_CALLABLE = "scoring.web.client_address.client_address"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # --- Languages and time ---------------------------------------------------------------------------
@@ -254,7 +254,7 @@ STORAGES = {
 
 # --- Security -------------------------------------------------------------------------------------
 
-# Uploads: a protocol file is at most 1 MB (scoring.engine.protocol_file.MAX_FILE_BYTES, checked
+# Uploads: a protocol file is at most 1 MB (scoring.files.protocol_file.MAX_FILE_BYTES, checked
 # by the import view and the reader); no form posts more than that either.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
@@ -334,12 +334,12 @@ LOGGING = {
 # app servers share one Redis (REDIS_URL, e.g. redis://127.0.0.1:6379/1, a database of the site's
 # own): what one server keeps holds for all at once. Redis is only a cache: while it does not
 # answer, the site works from the database and nobody sees an error
-# (scoring/redis_cache.py).
+# (scoring/backends/redis_cache.py).
 
 # Made documents (PDF, xlsx; scoring/views/exports.py, up to a few MB each) are kept on disk,
 # shared by the server's processes, so each is made once per version of its competition or match,
 # not once per process, and stays out of the processes' memory. Their keys are the document's
-# validator (scoring.public_cache: the versions, the language and the code's version) and the
+# validator (scoring.web.public_cache: the versions, the language and the code's version) and the
 # parameters it reads, so no key grows with what a visitor types.
 CACHE_DIR = Path(os.environ.get("DJANGO_CACHE_DIR", "").strip() or BASE_DIR / "var" / "cache")
 DOCUMENTS_CACHE = {
@@ -351,7 +351,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "scoring.redis_cache.FallbackRedisCache",
+            "BACKEND": "scoring.backends.redis_cache.FallbackRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "canasta",
             # Seconds to wait for Redis before working without it: on loopback or a LAN it answers
@@ -378,7 +378,7 @@ else:
 
 # Seconds a browser or a shared cache (nginx, deploy/nginx-proxy.conf) may keep an anonymous public
 # page, live part, feed or document before asking again with its validator
-# (scoring.public_cache): how much later than a save a spectator may see it at most.
+# (scoring.web.public_cache): how much later than a save a spectator may see it at most.
 PUBLIC_MAX_AGE = env_int("DJANGO_PUBLIC_MAX_AGE", 5)
 
 # Documents a visitor who is not signed in may ask for in a minute, counted by the client's real
@@ -424,7 +424,7 @@ if not SITE_URL:
         )
     SITE_URL = "http://127.0.0.1:8000"
 # In debug without SITE_URL, links follow the address the site was reached at (host and port of the
-# request, scoring.middleware.SiteAddressFromRequestMiddleware), so `runserver 0.0.0.0:8010` prints
+# request, scoring.web.middleware.SiteAddressFromRequestMiddleware), so `runserver 0.0.0.0:8010` prints
 # working links; SITE_URL above is then only the address outside a request (commands).
 SITE_URL_FOLLOWS_REQUEST = DEBUG and not os.environ.get("SITE_URL", "").strip()
 if not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", SITE_URL):

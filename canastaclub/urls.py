@@ -2,7 +2,7 @@
 
 The language is in the address (i18n_patterns): Swedish at the bare addresses, English under /en/.
 So a page is the same for everyone who opens its address, and browsers and proxies may keep it
-(scoring.public_cache)."""
+(scoring.web.public_cache)."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.contrib import admin
@@ -10,7 +10,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from scoring.login_throttle import ThrottledPasswordChangeView
+from scoring.web.login_throttle import ThrottledPasswordChangeView
 from scoring.views.health import healthz
 
 urlpatterns = [
@@ -22,7 +22,7 @@ urlpatterns = [
 
 urlpatterns += i18n_patterns(
     # The admin's own password change asks for the old password unthrottled: its users change
-    # theirs on the site's page, throttled as the login is (scoring.login_throttle).
+    # theirs on the site's page, throttled as the login is (scoring.web.login_throttle).
     path("admin/password_change/", RedirectView.as_view(pattern_name="password_change"), name="admin-password-change"),
     path("admin/", admin.site.urls),
     # Log in and out, and change one's own password. No password reset by e-mail: the site sends
@@ -30,7 +30,7 @@ urlpatterns += i18n_patterns(
     # new password in the admin or with `manage.py changepassword`.
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    # The old password is a guess like a login's: throttled the same way (scoring.login_throttle).
+    # The old password is a guess like a login's: throttled the same way (scoring.web.login_throttle).
     path("accounts/password_change/", ThrottledPasswordChangeView.as_view(), name="password_change"),
     path(
         "accounts/password_change/done/",

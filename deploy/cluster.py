@@ -167,7 +167,7 @@ class Cluster:
         return path.read_text().strip()
 
     def proxy_secret(self) -> str:
-        """What nginx sends in X-Canasta-Proxy (scoring.client_address), kept beside the secret key."""
+        """What nginx sends in X-Canasta-Proxy (scoring.web.client_address), kept beside the secret key."""
         path = self.run_dir / "proxy_secret"
         if not path.exists():
             path.write_text(secrets.token_urlsafe(32))

@@ -368,7 +368,7 @@ class MatchAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
             "scheduled_start": data.get("scheduled_start"),
         }
         # The form's clean() foresees the services' refusals; one it did not (a change made
-        # meanwhile) is the 409 page of any refusal (scoring.middleware.DomainErrorMiddleware): a
+        # meanwhile) is the 409 page of any refusal (scoring.web.middleware.DomainErrorMiddleware): a
         # ValidationError raised here, after the form was checked, would be a server error.
         if change:
             saved = services.match_schedule_update(match=obj, expected_version=None, **common)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.problems import Problem
-from scoring.engine.protocol_file import ProtocolFileError
+from scoring.files.protocol_file import ProtocolFileError
 from scoring.formatting import format_number
 
 SIDE_LABELS = {

@@ -6,7 +6,7 @@ One list, grouped by area. Add a route under its area's comment, importing the a
 
 from django.urls import path, register_converter
 
-from scoring.converters import IdConverter, NumberConverter
+from scoring.web.converters import IdConverter, NumberConverter
 
 from scoring.views import exports, manage, manage_delete, manage_merge, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
 from scoring.views import federation
@@ -17,7 +17,7 @@ from scoring.views import schedules as schedule_views
 
 app_name = "scoring"
 
-# Numbers in paths are bounded to their database columns (scoring/converters.py): a number beyond
+# Numbers in paths are bounded to their database columns (scoring/web/converters.py): a number beyond
 # them is 404, not a server error. Use <id:pk> and <number:number>, never <int:...>.
 register_converter(IdConverter, "id")
 register_converter(NumberConverter, "number")

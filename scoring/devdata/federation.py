@@ -35,7 +35,7 @@ from django.db import transaction
 from scoring.engine import DealEntry, MatchState, RuleSet, replay
 from scoring.engine.rules import PointsRules, get_points_rules, get_rules
 from scoring.devdata.generate import DealStyle, match_deals
-from scoring.schedules import round_robin
+from scoring.engine.pairing import round_robin
 from scoring.models import Club, Competition, Match, Player, Round, Team
 from scoring.services.matches import matches_record_played
 from scoring.services.standings import standings_refresh
@@ -152,7 +152,7 @@ def federation_deals(rng: random.Random, rules: RuleSet) -> Sequence[DealEntry]:
 
 
 def league_rounds(team_ids: Sequence[int]) -> list[list[tuple[int, int]]]:
-    """A single round robin in Berger order, as the schedule service makes it (scoring.schedules)."""
+    """A single round robin in Berger order, as the schedule service makes it (scoring.engine.pairing)."""
     return [[(pairing.home, pairing.away) for pairing in round_.pairings] for round_ in round_robin(team_ids)]
 
 

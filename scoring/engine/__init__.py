@@ -4,8 +4,11 @@
 - deal: one deal's entries, score breakdown and checks;
 - match: replaying a match (totals, opening minimums, end, winner, points), forfeits;
 - standings: ranking teams by a tie-break order;
-- problems: Problem codes (no user text);
-- protocol_file: the CSV/xlsx interchange format.
+- pairing: who meets whom (Berger tables, Monrad) and the rounds' dates;
+- individual, rating: club nights of rotating partners and the players' rating;
+- problems: Problem codes (no user text).
+
+The protocol file that carries deals in and out is a file format, not a rule: scoring.files.
 """
 
 from .deal import DealEntry, DealScore, SideEntry, SideScore, check_deal, score_deal

@@ -24,7 +24,7 @@ from scoring.engine.rules import RuleSet
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
-from scoring.site_address import absolute_reverse, site_url
+from scoring.web.site_address import absolute_reverse, site_url
 
 from .formatting import iso_date
 

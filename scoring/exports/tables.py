@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 from scoring.engine.standings import StandingRow
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
-from scoring.site_address import absolute_reverse
+from scoring.web.site_address import absolute_reverse
 from scoring.selectors.standings import standing_values
 
 from .formatting import format_number, plain_number, signed_number

@@ -33,7 +33,7 @@ from openpyxl.utils import get_column_letter
 from scoring import selectors
 from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
-from scoring.engine.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows, write_csv
+from scoring.files.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows, write_csv
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import (
     competition_deal_values,

@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy as _, ngettext, pgett
 from scoring.adapters import minutes_between
 from scoring.engine import DEFAULT_RULES_KEY, DealEntry, RuleSet, SideEntry, get_rules
 from scoring.engine.deal import canasta_counts
-from scoring.engine.protocol_file import ProtocolFileError, parse_number
+from scoring.files.protocol_file import ProtocolFileError, parse_number
 from scoring.formatting import format_number
 from scoring.models import Deal, Match
 

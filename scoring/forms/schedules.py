@@ -7,7 +7,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from scoring.fixture_file import MAX_FILE_BYTES
+from scoring.files.fixture_file import MAX_FILE_BYTES
 
 
 class DateInput(forms.DateInput):

@@ -17,7 +17,7 @@ from django.core.management.base import CommandError
 from django.utils.translation import gettext as _
 
 from scoring import services
-from scoring.engine.protocol_file import ProtocolFileError, read_protocol, write_csv, write_xlsx
+from scoring.files.protocol_file import ProtocolFileError, read_protocol, write_csv, write_xlsx
 from scoring.messages import file_error_message, problem_message
 from scoring.models import Match
 from scoring.selectors.protocols import match_protocol

@@ -1,6 +1,6 @@
 """The versions each public page is drawn from (scoring.services.versions moves them): a page's
 validator is made of these, the language, who looks, the day and the code's version
-(scoring.public_cache).
+(scoring.web.public_cache).
 
 A page of one competition (its standings, rounds, matches, live parts, tables, feed, embed and
 documents) reads that competition's version. A page of several (a team's, a player's, a club's,

@@ -1,10 +1,10 @@
 """Services for schedules: writing a competition's rounds, matches and byes (frironder).
 
-- `schedule_generate_league`: a league series by Berger tables (scoring.schedules.round_robin),
+- `schedule_generate_league`: a league series by Berger tables (scoring.engine.pairing.round_robin),
   single or double, rounds dated from a start date every `interval_days`, tables numbered.
-- `schedule_pair_next_round`: the next round of a tournament by Monrad (scoring.schedules
+- `schedule_pair_next_round`: the next round of a tournament by Monrad (scoring.engine.pairing
   .swiss_pairings), only once the previous round is complete.
-- `fixtures_import`: a fixture list from a CSV file (scoring.fixture_file), all or nothing.
+- `fixtures_import`: a fixture list from a CSV file (scoring.files.fixture_file), all or nothing.
 
 A schedule is (re)written only while no match of the competition has been played: no deal
 recorded and no result (walk over, void). A bye is a `Bye` row (no Match row); it scores as the
@@ -26,9 +26,9 @@ from django.utils.translation import gettext as _, ngettext
 
 from scoring import permissions
 from scoring.engine.standings import swedish_sort_key
-from scoring.fixture_file import FixtureProblem, read_fixtures
+from scoring.files.fixture_file import FixtureProblem, read_fixtures
 from scoring.models import Bye, Competition, Match, Round, Team
-from scoring.schedules import round_dates, round_robin, swiss_pairings
+from scoring.engine.pairing import round_dates, round_robin, swiss_pairings
 from scoring.selectors import competition_standings, counted_q
 from scoring.selectors.manage import competition_has_play
 

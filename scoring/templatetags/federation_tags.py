@@ -8,7 +8,7 @@
 
 The figures are read by the page's view (scoring.selectors.history: player_seasons, team_seasons,
 club_seasons, rating_points, places_by_round) and handed in; a tag reads nothing from the database.
-The charts are drawn by scoring.charts.
+The charts are drawn by scoring.charts.svg.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from django import template
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from scoring.charts import Chart, bar_chart, line_chart
+from scoring.charts.svg import Chart, bar_chart, line_chart
 from scoring.engine.rating import START
 from scoring.tables_federation import rating_text
 from scoring.templatetags.public_format import format_match_points

@@ -26,30 +26,30 @@ from django.shortcuts import get_object_or_404, render
 from django.views import View
 
 from scoring import permissions, services
-from scoring.client_address import client_address
-from scoring.converters import LARGEST_NUMBER
+from scoring.web.client_address import client_address
+from scoring.web.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
-from scoring.public_cache import document_key
+from scoring.web.public_cache import document_key
 
 
 def export_response(export: Export) -> HttpResponse:
     response = HttpResponse(export.content, content_type=export.content_type)
     disposition = "inline" if export.content_type == PDF else "attachment"
     response["Content-Disposition"] = f'{disposition}; filename="{export.filename}"'
-    # Its validator and how long it may be kept: scoring.public_cache, as every public page's.
+    # Its validator and how long it may be kept: scoring.web.public_cache, as every public page's.
     return response
 
 
 # A document takes up to a few seconds to make (a competition PDF 2-3 s), so a made one is stored in
 # the "documents" cache under its competition's or match's version and the parameters it reads
-# (scoring.public_cache.document_key): a query parameter it does not read makes no new document.
+# (scoring.web.public_cache.document_key): a query parameter it does not read makes no new document.
 # And everyone may ask for only so many documents a minute, so that a few clients asking again and
 # again cannot slow every page down: a visitor who is not signed in DOCUMENTS_PER_MINUTE, counted by
 # the client's real address; a signed-in person DOCUMENTS_PER_MINUTE_SIGNED_IN, counted by who
-# they are. A conditional GET answered 304 (scoring.public_cache) is not counted: it costs nothing.
+# they are. A conditional GET answered 304 (scoring.web.public_cache) is not counted: it costs nothing.
 DOCUMENT_CACHE_SECONDS = 24 * 60 * 60
 LARGEST_CACHED_DOCUMENT = 4 * 1024 * 1024
 RATE_WINDOW_SECONDS = 60
@@ -85,7 +85,7 @@ def too_many_documents_response(request) -> HttpResponse:
 
 
 class ExportView(View):
-    """GET returns the document made by `export()`; a public document (scoring.public_cache) is
+    """GET returns the document made by `export()`; a public document (scoring.web.public_cache) is
     stored under its versions and `parameters_read()` until they change."""
 
     http_method_names = ["get", "head"]

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
-from scoring.converters import LARGEST_ID
+from scoring.web.converters import LARGEST_ID
 from scoring.engine.rating import ESTABLISHED_AFTER, K_ESTABLISHED, K_NEW, START, expected_score
 from scoring.forms.individual import IndividualRoundForm, SignupForm
 from scoring.models import Competition

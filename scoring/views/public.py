@@ -13,7 +13,7 @@ from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
 from scoring.selectors import history
-from scoring.site_address import absolute_reverse
+from scoring.web.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
 
@@ -255,7 +255,7 @@ class MatchDetailView(PublicPageMixin, TemplateView):
 
 class MatchLiveView(MatchDetailView):
     """The scoreboard and protocol for htmx polling, which sends the part's validator and gets 304
-    while nothing changed (scoring.public_cache)."""
+    while nothing changed (scoring.web.public_cache)."""
 
     template_name = "scoring/public/_match_live.html"
 

@@ -22,10 +22,10 @@ from django.views.generic import TemplateView
 
 from scoring import selectors
 from scoring.selectors import public as public_selectors
-from scoring.calendar_feed import CalendarEvent, calendar
+from scoring.feeds.calendar import CalendarEvent, calendar
 from scoring.models import Match
 from scoring.selectors.protocols import has_score
-from scoring.site_address import absolute_reverse, site_host
+from scoring.web.site_address import absolute_reverse, site_host
 
 from .public import CompetitionMixin
 

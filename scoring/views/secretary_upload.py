@@ -33,7 +33,7 @@ from django.views import View
 
 from scoring import permissions, services
 from scoring.engine import DealEntry, SideEntry
-from scoring.engine.protocol_file import SWEDISH_HEADERS, ProtocolFileError, read_protocol_file
+from scoring.files.protocol_file import SWEDISH_HEADERS, ProtocolFileError, read_protocol_file
 from scoring.engine.rules import PointsRules, RuleSet
 from scoring.forms.protocol import ProtocolUploadForm, ReasonField, VersionForm
 from scoring.messages import file_error_message, problem_message

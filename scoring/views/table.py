@@ -30,7 +30,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 
 from scoring.adapters import deal_to_entry
-from scoring.client_address import client_address
+from scoring.web.client_address import client_address
 from scoring.messages import problem_message
 from scoring.exports.formatting import format_number
 from scoring.forms.protocol import COUNT_FIELDS, SIDES, DealForm

@@ -28,7 +28,7 @@ for folder in (Path(__file__).resolve().parents[2], Path(__file__).resolve().par
         sys.path.insert(0, str(folder))
 
 from scoring.engine import get_points_rules, replay
-from scoring.engine.protocol_file import WRITE_COLUMNS, read_csv
+from scoring.files.protocol_file import WRITE_COLUMNS, read_csv
 
 NAME = "protocol_check_files"
 TARGET_DEALS_PER_S = 20_000

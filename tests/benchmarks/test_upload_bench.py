@@ -20,7 +20,7 @@ SECONDS, MEGABYTES = 1.0, 200
 
 READER = """
 import sys, time
-from scoring.engine.protocol_file import ProtocolFileError, read_protocol
+from scoring.files.protocol_file import ProtocolFileError, read_protocol
 data = open(sys.argv[1], "rb").read()
 start = time.perf_counter()
 try:

@@ -1,4 +1,4 @@
-"""The shared cache's backend (scoring/redis_cache.py) against a real Redis of its own, stopped
+"""The shared cache's backend (scoring/backends/redis_cache.py) against a real Redis of its own, stopped
 and started again: while Redis is away it is an empty cache that raises nothing, and a write it
 had to drop meanwhile cannot leave an old entry behind once Redis is back."""
 
@@ -10,8 +10,8 @@ import pytest
 import redis
 
 from deploy.cluster import Cluster
-from scoring import redis_cache
-from scoring.redis_cache import FallbackRedisCache
+from scoring.backends import redis_cache
+from scoring.backends.redis_cache import FallbackRedisCache
 from tests.production.server import free_port
 
 # A real Redis: `make test-fast` leaves these out.

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from scoring.engine import DealEntry, SideEntry, check_deal, get_rules, replay, score_deal
 from scoring.engine.deal import deal_scores, deal_warnings
 from scoring.engine.problems import ERROR_CODES, WARNING_CODES
-from scoring.engine.protocol_file import COLUMNS
+from scoring.files.protocol_file import COLUMNS
 
 RULE_SETS = [get_rules(key) for key in ("sv-tavling", "internationell-1951", "sv-hem")]
 RULE_SETS.append(RULE_SETS[0].with_overrides({"canastas_to_go_out": 2}))

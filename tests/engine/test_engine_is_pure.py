@@ -31,7 +31,7 @@ def django_imports(source: str) -> list[str]:
 
 def test_engine_files_found():
     names = {path.name for path in ENGINE_FILES}
-    assert {"rules.py", "deal.py", "match.py", "problems.py", "standings.py", "protocol_file.py"} <= names
+    assert {"rules.py", "deal.py", "match.py", "problems.py", "standings.py", "pairing.py"} <= names
 
 
 @pytest.mark.parametrize("path", ENGINE_FILES, ids=lambda p: p.name)

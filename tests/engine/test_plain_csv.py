@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import get_rules, replay
-from scoring.engine.protocol_file import (
+from scoring.files.protocol_file import (
     COLUMNS,
     REQUIRED_COLUMNS,
     SWEDISH_HEADERS,

@@ -20,7 +20,7 @@ from scoring.engine import (
     DealEntry, SideEntry, check_deal, get_points_rules, get_rules, replay, replay_next, score_deal,
 )
 from scoring.engine.deal import deal_warnings
-from scoring.engine.protocol_file import read_csv, write_csv
+from scoring.files.protocol_file import read_csv, write_csv
 
 PACK = 1180
 RULE_SETS = [

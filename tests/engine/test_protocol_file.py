@@ -11,7 +11,7 @@ import pytest
 from openpyxl import Workbook
 
 from scoring.engine import replay
-from scoring.engine.protocol_file import (
+from scoring.files.protocol_file import (
     COLUMNS,
     MAX_ROWS,
     REQUIRED_COLUMNS,

@@ -45,7 +45,7 @@ def test_the_protocol_sheet_speaks_swedish_and_imports_again(played):
     from django.utils import translation
     from openpyxl import load_workbook
 
-    from scoring.engine.protocol_file import read_protocol
+    from scoring.files.protocol_file import read_protocol
     from scoring.exports import xlsx
     from tests.factories import EXPORT_SAMPLE_DEALS
 

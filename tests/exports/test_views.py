@@ -40,7 +40,7 @@ def test_public_documents_of_a_public_competition_for_anyone(client, played):
         else:
             assert disposition.startswith("attachment;") and ".xlsx" in disposition
             load_workbook(io.BytesIO(response.content))
-        # Kept for seconds by anyone, and checked again with its validator (scoring.public_cache).
+        # Kept for seconds by anyone, and checked again with its validator (scoring.web.public_cache).
         assert response["Cache-Control"] == "public, max-age=5" and response["ETag"]
 
 

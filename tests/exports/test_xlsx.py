@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import replay
-from scoring.engine.protocol_file import WRITE_COLUMNS, read_xlsx
+from scoring.files.protocol_file import WRITE_COLUMNS, read_xlsx
 from scoring.exports import XLSX, xlsx
 from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
 from scoring.exports.xlsx import sheet_name

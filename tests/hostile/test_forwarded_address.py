@@ -8,7 +8,7 @@ import pytest
 from django.test import RequestFactory
 
 from deploy.cluster import Cluster
-from scoring.client_address import client_address
+from scoring.web.client_address import client_address
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
-from scoring.client_address import client_address
+from scoring.web.client_address import client_address
 from tests import factories as f
 
 LOGIN = "/accounts/login/"

@@ -18,7 +18,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from scoring.engine.protocol_file import (
+from scoring.files.protocol_file import (
     MAX_CELLS,
     MAX_COLUMNS,
     MAX_FILE_BYTES,
@@ -245,7 +245,7 @@ def test_a_facts_sheet_is_read_within_its_own_bound():
         book.save(buffer)
         return buffer.getvalue()
 
-    from scoring.engine.protocol_file import read_protocol_file
+    from scoring.files.protocol_file import read_protocol_file
 
     assert read_protocol_file(workbook(2), "p.xlsx").facts == (("Omgång", 0), ("Omgång", 1))
     long = read_protocol_file(workbook(500), "p.xlsx")

@@ -26,7 +26,7 @@ from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from openpyxl.utils import get_column_letter
 
 from scoring import services
-from scoring.engine.protocol_file import ProtocolFileError, read_protocol
+from scoring.files.protocol_file import ProtocolFileError, read_protocol
 from scoring.forms.protocol import DealEntryForm
 from scoring.messages import file_error_message, problem_message
 from scoring.models import Deal, Match

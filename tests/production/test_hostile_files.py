@@ -7,7 +7,7 @@ import pytest
 from django.utils import translation
 
 from scoring import services
-from scoring.engine.protocol_file import MAX_FILE_BYTES, ProtocolFileError, read_protocol
+from scoring.files.protocol_file import MAX_FILE_BYTES, ProtocolFileError, read_protocol
 from scoring.messages import FILE_ERROR_TEXTS, file_error_message
 from scoring.models import AuditEntry, Deal
 from tests import factories as f

@@ -133,7 +133,7 @@ def upload_case(w):
 
 
 def upload_save_case(w):
-    from scoring.engine.protocol_file import read_protocol
+    from scoring.files.protocol_file import read_protocol
     from scoring.views.secretary_upload import sign_checked_file
 
     play(w, 1)

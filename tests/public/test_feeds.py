@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone as dt_timezone
 import pytest
 from django.urls import reverse
 
-from scoring.calendar_feed import CalendarEvent, calendar
+from scoring.feeds.calendar import CalendarEvent, calendar
 
 pytestmark = pytest.mark.django_db
 

@@ -1,4 +1,4 @@
-"""HTTP keeps the public pages (scoring.public_cache): an anonymous answer carries nothing per
+"""HTTP keeps the public pages (scoring.web.public_cache): an anonymous answer carries nothing per
 visitor, sends a validator and `public, max-age`, a conditional GET with that validator is a 304,
 and a deal saved makes the next GET a 200 with the new total."""
 

@@ -1,5 +1,5 @@
 """Right by construction: every public service function is run as a scenario, and every public page
-whose fresh drawing it changed must have got a new validator (scoring.public_cache, from the
+whose fresh drawing it changed must have got a new validator (scoring.web.public_cache, from the
 versions scoring.services.versions moves). A writing service without a scenario fails the test, so
 a new service cannot forget to move the versions of what it changes.
 

@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from scoring.schedules import round_dates, round_robin, swiss_pairings
+from scoring.engine.pairing import round_dates, round_robin, swiss_pairings
 
 
 def _check_rounds(rounds, teams):

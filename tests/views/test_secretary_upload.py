@@ -344,7 +344,7 @@ def test_an_unreadable_value_is_named_by_deal_and_swedish_heading(client, s):
 def test_an_unreadable_value_is_named_in_the_readers_language():
     from django.utils import translation
 
-    from scoring.engine.protocol_file import ProtocolFileError, read_protocol
+    from scoring.files.protocol_file import ProtocolFileError, read_protocol
     from scoring.views.secretary_upload import upload_error_message
 
     with pytest.raises(ProtocolFileError) as info:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.engine import POINTS_PRESETS, PRESETS, get_points_rules, get_rules, replay
 from scoring.engine.match import MatchState
-from scoring.engine.protocol_file import ProtocolFileError, read_protocol
+from scoring.files.protocol_file import ProtocolFileError, read_protocol
 from scoring.messages import file_error_message, kept_problem_message, problem_message
 
 

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 
 from scoring.services.errors import DomainError
-from scoring.site_address import follow_request
+from scoring.web.site_address import follow_request
 
 logger = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class DomainErrorMiddleware:
 
 class SiteAddressFromRequestMiddleware:
     """In debug without SITE_URL, the links the site prints and mails (PDFs, e-mails, feeds) follow
-    the host and port the request came to, not a guessed 127.0.0.1:8000 (scoring.site_address).
+    the host and port the request came to, not a guessed 127.0.0.1:8000 (scoring.web.site_address).
     With debug off, or SITE_URL set, it does nothing."""
 
     def __init__(self, get_response):

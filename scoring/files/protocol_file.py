@@ -17,11 +17,11 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
-from scoring.files import xlsx
+from . import xlsx
 
-from .deal import DEAL_ENDS, DealEntry, SideEntry
-from .match import MatchState, ReplayedDeal
-from .problems import AWAY, HOME, SIDES
+from scoring.engine.deal import DEAL_ENDS, DealEntry, SideEntry
+from scoring.engine.match import MatchState, ReplayedDeal
+from scoring.engine.problems import AWAY, HOME, SIDES
 
 SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total")
 COLUMNS: tuple[str, ...] = (

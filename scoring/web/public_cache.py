@@ -7,7 +7,7 @@ and the code's version. A GET whose If-None-Match holds the validator is answere
 view runs; any other gets the page with its ETag and, for anonymous visitors,
 `Cache-Control: public, max-age=PUBLIC_MAX_AGE`, so the browser and nginx's proxy cache
 (deploy/nginx-proxy.conf) keep it for that long. Signed-in pages stay `private, no-store`
-(scoring.middleware.SignedInNoStoreMiddleware).
+(scoring.web.middleware.SignedInNoStoreMiddleware).
 
 An anonymous answer carries nothing per visitor: its body has no CSRF token (templates/base.html
 asks for one only for a signed-in person), it sets no cookie, and it does not vary on Cookie
@@ -31,7 +31,7 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
 from scoring.selectors import versions
-from scoring.site_address import site_url
+from scoring.web.site_address import site_url
 
 def one_competition(kwargs):
     return versions.competition_version(kwargs["pk"])
@@ -102,7 +102,7 @@ def document_key(url_name: str, kwargs: dict, parameters: tuple) -> str | None:
     if page_versions is None:
         return None
     # The site's address too: the links a document prints follow the request's in debug
-    # (scoring.site_address).
+    # (scoring.web.site_address).
     parts = (url_name, sorted(kwargs.items()), parameters, page_versions(kwargs), get_language(),
              timezone.localdate().isoformat(), code_version(), site_url())  # fmt: skip
     return "document:" + hashlib.sha256(repr(parts).encode()).hexdigest()

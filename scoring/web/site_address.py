@@ -4,7 +4,7 @@ A request's Host header is chosen by whoever sends the request, so nothing the s
 offers to copy (printed protocols, e-mails, the embed code, the feeds) takes its host from it.
 The one exception is debug without SITE_URL (settings.SITE_URL_FOLLOWS_REQUEST): a developer's
 own server, reached at whatever host and port it was started on, links to that address
-(follow_request, set by scoring.middleware.SiteAddressFromRequestMiddleware for one request).
+(follow_request, set by scoring.web.middleware.SiteAddressFromRequestMiddleware for one request).
 """
 
 from __future__ import annotations

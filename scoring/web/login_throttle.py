@@ -1,5 +1,5 @@
 """Password guessing is throttled (django-axes) in two ways, both by the client's real address
-(scoring.client_address, so a proxy in front does not make every visitor one address):
+(scoring.web.client_address, so a proxy in front does not make every visitor one address):
 
 - a user name from one address: AXES_FAILURE_LIMIT wrong passwords pause that name there (the
   same name from another address, the real user at home, still logs in);

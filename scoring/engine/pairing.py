@@ -1,4 +1,4 @@
-"""Schedules (spelprogram): who meets whom in which round, and who is at home. Pure Python.
+"""Pairing for the schedules (spelprogram): who meets whom in which round, and who is at home. Pure Python.
 
 - `round_robin(teams, double=False)`: a league series by Berger tables. Every pair meets once (twice
   in a double round robin); with an odd number of teams one team has a bye (frirond) each round.
