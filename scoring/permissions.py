@@ -158,7 +158,7 @@ def can_dispute(user, match: Match) -> bool:
 #
 # "My matches" lists many matches at once; asking the predicates above of each would read them
 # all. These are the query form of can_enter_protocol, of who confirms (can_confirm, by role) and
-# of is_captain_of, stated here beside them (tests/hostile/test_closed_season.py holds them equal).
+# of is_captain_of, stated here beside them (tests/services/test_closed_season.py holds them equal).
 
 
 def protocol_keeper_matches(club_ids) -> Q:

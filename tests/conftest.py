@@ -11,6 +11,9 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 import pytest
 from django.db.backends.signals import connection_created
 
+# The shared worlds (a league, a federation, a played match, hostile names) for tests in any folder.
+pytest_plugins = ["tests.fixtures"]
+
 
 def _sqlite_without_fsync(sender, connection, **kwargs):
     """The tests' SQLite file is thrown away after the run, so a commit need not wait for the
@@ -80,7 +83,7 @@ def _chromium():
     its own, closed after its test, see `browser`)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.browser import CHROMIUM_ARGS
+    from tests.support.browser import CHROMIUM_ARGS
 
     with sync_playwright() as playwright:
 

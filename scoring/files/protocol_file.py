@@ -595,7 +595,7 @@ def interchange_value(text: str) -> str:
 # read a column at a time (one look-up per cell, the deals made by map). A text that is anything
 # else, or a cell this reading has not met, goes to read_csv_rows, which reads it as before and
 # refuses it with its line and column; so what a file reads as, or why it is refused, does not
-# depend on which reading took it (tests/engine/test_plain_csv.py).
+# depend on which reading took it (tests/files/test_plain_csv.py).
 
 
 class _NotPlain(Exception):

@@ -46,7 +46,7 @@ from pathlib import Path
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(BASE_DIR))
 
-from tests.production.server import (  # noqa: E402
+from tests.support.server import (  # noqa: E402
     VENV_BIN,
     free_port,
     gunicorn,

@@ -37,7 +37,7 @@ from scoring.exports.tables import RoundResultsExportTable, round_result_rows, s
 from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
 from scoring.selectors import competition_standings, round_results
 from tests import factories as f
-from tests.exports.readers import pdf_page_count
+from tests.support.readers import pdf_page_count
 
 MANAGE_PY = Path(__file__).resolve().parents[2] / "manage.py"
 PDF_RATIO, WORKBOOK_RATIO, MEMORY_MB, BLANK_SECONDS = 1.2, 1.3, 300, 60

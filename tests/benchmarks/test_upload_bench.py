@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.upload_files import HOSTILE_WORKBOOKS, empty_cells, one_wide_row
-from tests.production.hostile_files import GOOD_ROWS, xlsx_bytes
+from tests.support.upload_files import HOSTILE_WORKBOOKS, empty_cells, one_wide_row
+from tests.support.hostile_files import GOOD_ROWS, xlsx_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS, MEGABYTES = 1.0, 200

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from deploy.cluster import BASE_DIR, HOST, Cluster
-from tests.production.server import free_port, manage, production_env, scratch_database
+from tests.support.server import free_port, manage, production_env, scratch_database
 from tests.production.test_gunicorn import postgres_params
 
 PASSWORD = "secret-pass-123"  # tests.factories.make_user's

@@ -12,7 +12,7 @@ import redis
 from deploy.cluster import Cluster
 from scoring.backends import redis_cache
 from scoring.backends.redis_cache import FallbackRedisCache
-from tests.production.server import free_port
+from tests.support.server import free_port
 
 # A real Redis: `make test-fast` leaves these out.
 pytestmark = [

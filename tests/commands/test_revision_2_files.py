@@ -14,7 +14,7 @@ from scoring.engine import get_rules
 from scoring.exports import pdf
 from scoring.models import Deal
 from tests import factories as f
-from tests.exports.readers import pdf_text
+from tests.support.readers import pdf_text
 
 from .test_protocol_check import ERROR_EXAMPLE, run_check
 

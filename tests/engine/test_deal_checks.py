@@ -14,7 +14,7 @@ from scoring.engine import check_deal, get_rules, replay, score_deal
 from scoring.engine.deal import deal_warnings
 from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 
-from ._build import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal
+from tests.support.deals import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal
 
 TWO_TO_GO_OUT = SV_TAVLING.with_overrides({"canastas_to_go_out": 2})
 

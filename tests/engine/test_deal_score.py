@@ -6,7 +6,7 @@ import pytest
 
 from scoring.engine import check_deal, score_deal
 
-from ._build import INTERNATIONELL, SV_HEM, SV_TAVLING, card_value, clean_deal, deal
+from tests.support.deals import INTERNATIONELL, SV_HEM, SV_TAVLING, card_value, clean_deal, deal
 
 RULES = {"sv-tavling": SV_TAVLING, "internationell-1951": INTERNATIONELL, "sv-hem": SV_HEM}
 

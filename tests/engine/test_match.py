@@ -9,7 +9,7 @@ import pytest
 
 from scoring.engine import forfeit_outcome, get_points_rules, played_outcome, replay, replay_next
 
-from ._build import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal, renumber, scored_deal
+from tests.support.deals import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal, renumber, scored_deal
 
 SV_SERIE = get_points_rules("sv-serie")
 FI_LIITTO = get_points_rules("fi-liitto")

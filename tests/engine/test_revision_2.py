@@ -9,7 +9,7 @@ import pytest
 from scoring.engine import check_deal, replay
 from scoring.engine.deal import deal_warnings
 
-from ._build import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal, scored_deal
+from tests.support.deals import INTERNATIONELL, SV_HEM, SV_TAVLING, clean_deal, deal, scored_deal
 
 PRESETS = [SV_TAVLING, INTERNATIONELL, SV_HEM]
 

@@ -9,7 +9,7 @@ import pytest
 from scoring.exports import pdf
 from scoring.models import Match
 
-from .readers import pdf_text
+from tests.support.readers import pdf_text
 
 pytestmark = pytest.mark.django_db
 

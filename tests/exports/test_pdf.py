@@ -15,7 +15,7 @@ from scoring.exports import PDF, pdf
 from scoring.services import match_forfeit
 from tests import factories as f
 
-from .readers import number, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, squeeze
+from tests.support.readers import number, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, squeeze
 
 pytestmark = pytest.mark.django_db
 

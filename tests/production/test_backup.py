@@ -19,7 +19,7 @@ from scoring import services
 from scoring.models import AuditEntry, Deal, Match
 from tests import factories as f
 
-from .server import BASE_DIR
+from tests.support.server import BASE_DIR
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from django.conf import settings
 
-from .server import gunicorn, http_get, manage, production_env, scratch_database
+from tests.support.server import gunicorn, http_get, manage, production_env, scratch_database
 
 # A real browser or server: left out of `make test-fast`, run by `make test`.
 pytestmark = pytest.mark.slow

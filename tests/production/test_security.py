@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tests import factories as f
 
-from .server import BASE_DIR
+from tests.support.server import BASE_DIR
 
 LOGIN = "/accounts/login/"
 
@@ -119,7 +119,7 @@ def test_passwords_and_sessions_as_django_recommends():
 
 def test_production_settings_are_secure():
     """With debug off (a fresh process, as the server starts it)."""
-    from tests.test_settings import production_env, run_manage
+    from tests.production.test_settings import production_env, run_manage
 
     code = (
         "from django.conf import settings as s; from django.contrib.auth.hashers import get_hasher; "

@@ -26,7 +26,7 @@ from openpyxl import load_workbook
 from scoring.models import Deal, Match
 from scoring.selectors.protocols import match_protocol
 from tests import factories as f
-from tests.exports.readers import pdf_text, squeeze
+from tests.support.readers import pdf_text, squeeze
 from tests.views.test_secretary_upload import check, upload
 
 THIN = "\u202f"

@@ -356,7 +356,7 @@ def test_an_unreadable_value_is_named_in_the_readers_language():
 
 
 def test_a_formula_in_a_workbook_is_named_by_deal_and_heading(client, s):
-    from tests.hostile.upload_files import formula_with_saved_value
+    from tests.support.upload_files import formula_with_saved_value
 
     html = check(client, s["match"], formula_with_saved_value(), name="p.xlsx").content.decode()
 

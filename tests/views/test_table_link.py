@@ -18,7 +18,7 @@ from scoring.models import Deal, Match, MatchPhoto, TableDeal
 from scoring.services import table
 from scoring.views import table as table_views
 from tests import factories as f
-from tests.exports.readers import pdf_text
+from tests.support.readers import pdf_text
 
 pytestmark = pytest.mark.django_db
 
