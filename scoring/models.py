@@ -594,21 +594,16 @@ class TeamStanding(models.Model):
         return f"{self.competition} – {self.team}"
 
 
-class Invitation(models.Model):
-    """A competition's invitation to a team of another club. The team takes part (is one of the
-    competition's teams) only once its club's secretary accepts: until then nothing about it is
-    public and it plays no match, so no club can publish results for another club's team.
-    Written by the invitation services only."""
+class ClubRequest(models.Model):
+    """What an invitation and a sign-up request have in common: one club asks, a secretary of the
+    other club answers (accepts or declines), and who did which when is kept. Until it is
+    accepted, nothing of it is public and nobody plays because of it."""
 
     class Status(models.TextChoices):
         PENDING = "pending", _("waiting for an answer")
         ACCEPTED = "accepted", _("accepted")
         DECLINED = "declined", _("declined")
 
-    competition = models.ForeignKey(
-        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="invitations"
-    )
-    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="invitations")
     status = models.CharField(_("status"), max_length=10, choices=Status.choices, default=Status.PENDING)
     invited_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("invited by"), on_delete=models.SET_NULL,
@@ -622,9 +617,24 @@ class Invitation(models.Model):
     answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
 
     class Meta:
+        abstract = True
+        ordering = ["-invited_at"]
+
+
+class Invitation(ClubRequest):
+    """A competition's invitation to a team of another club. The team takes part (is one of the
+    competition's teams) only once its club's secretary accepts: until then nothing about it is
+    public and it plays no match, so no club can publish results for another club's team.
+    Written by the invitation services only."""
+
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="invitations"
+    )
+    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="invitations")
+
+    class Meta(ClubRequest.Meta):
         verbose_name = _("invitation")
         verbose_name_plural = _("invitations")
-        ordering = ["-invited_at"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "team"], name="invitation_unique_per_team"),
         ]
@@ -633,7 +643,7 @@ class Invitation(models.Model):
         return f"{self.competition}: {self.team}"
 
 
-class SignupInvitation(models.Model):
+class SignupInvitation(ClubRequest):
     """An individual competition's (a club night's) request to sign up a player of another club.
     The player is signed up (one of the competition's entrants) only once a secretary of the
     player's club accepts: until then the player is in no pairing, table or page of it, as a team
@@ -646,24 +656,10 @@ class SignupInvitation(models.Model):
     player = models.ForeignKey(
         Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="signup_invitations"
     )
-    status = models.CharField(
-        _("status"), max_length=10, choices=Invitation.Status.choices, default=Invitation.Status.PENDING
-    )
-    invited_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("invited by"), on_delete=models.SET_NULL,
-        null=True, blank=True, related_name="+",
-    )  # fmt: skip
-    invited_at = models.DateTimeField(_("invited"), auto_now_add=True)
-    answered_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("answered by"), on_delete=models.SET_NULL,
-        null=True, blank=True, related_name="+",
-    )  # fmt: skip
-    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
 
-    class Meta:
+    class Meta(ClubRequest.Meta):
         verbose_name = _("sign-up request")
         verbose_name_plural = _("sign-up requests")
-        ordering = ["-invited_at"]
         constraints = [
             models.UniqueConstraint(fields=["competition", "player"], name="signup_invitation_unique_per_player"),
         ]
