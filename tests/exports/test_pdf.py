@@ -15,7 +15,7 @@ from scoring.exports import PDF, pdf
 from scoring.services import match_forfeit
 from tests import factories as f
 
-from tests.support.readers import number, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, squeeze
+from tests.support.readers import number, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, pdf_words, squeeze
 
 pytestmark = pytest.mark.django_db
 
@@ -251,3 +251,30 @@ def test_match_protocol_prints_the_minute_each_deal_was_dealt_where_recorded(pla
     assert row_line(text, 3).startswith("3 12.5 ")
     assert row_line(text, 4).startswith("4 ")
     assert not row_line(text, 4).startswith("4 0 ")
+
+
+def test_a_long_pair_name_wraps_in_the_deal_table_heading_within_its_side(played, english):
+    """The deal table's heading of a side wraps a long pair name onto a second line: no word of it
+    is cut off or printed over the other side's heading."""
+    team = played["match"].home_team
+    team.name = "Margareta Johansson-Lindqvist/Ann-Charlotte Bergström"
+    team.save()
+    match = type(played["match"]).objects.get(pk=played["match"].pk)
+
+    words = pdf_words(pdf.match_protocol_pdf(match)[2])
+
+    texts = [w[0] for w in words]
+    # The deal table's headings: "Home team: <name>" over the home columns, "Away team: <name>" over
+    # the away columns. pdftotext reads the home heading's lines together, then the table below it.
+    home = texts.index("Home")
+    while texts[home + 1] != "team:" or not any(texts[k:k + 2] == ["Away", "team:"] for k in range(home, len(texts))):
+        home = texts.index("Home", home + 1)
+    away = next(k for k in range(home, len(texts)) if texts[k:k + 2] == ["Away", "team:"])
+    heading = [words[home]]
+    for word in words[home + 1:]:
+        if word[1] < words[home][1]:  # back at the table's left edge: the heading has ended
+            break
+        heading.append(word)
+    assert [w[0] for w in heading][2:] == ["Margareta", "Johansson-Lindqvist/Ann-", "Charlotte", "Bergström"]
+    assert all(w[3] < words[away][1] for w in heading), (heading, words[away])
+    assert "…" not in "".join(w[0] for w in words)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import tempfile
+from html import unescape
 from pathlib import Path
 
 # The documents print a true minus sign and a thin space between thousands; pdftotext reads the
@@ -38,6 +40,14 @@ def pdf_text(data: bytes, *, normalise: bool = True) -> str:
     """The text of every page, laid out as printed (one table row per line)."""
     text = _run("pdftotext", data, "-layout", "-enc", "UTF-8")
     return text.translate(_NORMALISE) if normalise else text
+
+
+def pdf_words(data: bytes) -> list[tuple[str, float, float, float, float]]:
+    """Every word of the first page with where it is printed: (word, x_min, y_min, x_max, y_max) in
+    points from the top left, as pdftotext -bbox reads them."""
+    html = _run("pdftotext", data, "-bbox", "-f", "1", "-l", "1", "-enc", "UTF-8")
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">([^<]*)</word>', html)
+    return [(unescape(word), float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1, word in found]
 
 
 def pdf_pages(data: bytes) -> list[str]:
