@@ -1,4 +1,4 @@
-"""How numbers look wherever the site shows them: pages, messages, forms and documents.
+"""How numbers and names look wherever the site shows them: pages, messages, forms and documents.
 
 A thin no-break space groups thousands (5 120) and a true minus sign (−40) marks negative numbers,
 as Swedish print does; match points keep their decimal (0,5). Spreadsheets get raw numbers, never
@@ -10,6 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from django.utils.formats import get_format
+from django.utils.html import conditional_escape
+from django.utils.safestring import SafeString, mark_safe
 
 MINUS = "\u2212"
 # NARROW NO-BREAK SPACE: a thin space that never splits a number across lines.
@@ -43,3 +45,9 @@ def signed_number(value: int | float | Decimal | None) -> str:
     """A difference: +1 230, −40, 0."""
     text = format_number(value)
     return "+" + text if value is not None and value > 0 else text
+
+
+def breakable_name(name) -> SafeString:
+    """A pair's name ("Pettersson/Jonsson") may break after its slash on a narrow screen, rather
+    than inside a surname or not at all (escaped HTML with <wbr> after each slash)."""
+    return mark_safe("/<wbr>".join(conditional_escape(part) for part in str(name).split("/")))

@@ -13,10 +13,10 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils import timezone
-from django.utils.html import conditional_escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
+from scoring.formatting import breakable_name
 from scoring.models import Match
 from scoring.selectors.protocols import has_score, is_disputed, status_text
 from scoring.templatetags.public_format import format_match_points, format_points
@@ -73,17 +73,11 @@ _SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
 _FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
 
 
-def _breakable(name: str):
-    """A pair's name ("Pettersson/Jonsson") may break after its slash on a narrow screen, rather
-    than inside a surname."""
-    return mark_safe("/<wbr>".join(conditional_escape(part) for part in str(name).split("/")))
-
-
 def _team_link(team_id, name, link_target: str | None = None):
     url = reverse("scoring:team-detail", args=[team_id])
     if link_target:
-        return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, _breakable(name))
-    return format_html('<a href="{}">{}</a>', url, _breakable(name))
+        return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, breakable_name(name))
+    return format_html('<a href="{}">{}</a>', url, breakable_name(name))
 
 
 class SiteTable(tables.Table):

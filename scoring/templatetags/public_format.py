@@ -10,7 +10,7 @@ from django import template
 
 from scoring import messages
 from scoring.selectors import protocols
-from scoring.formatting import format_number
+from scoring.formatting import breakable_name, format_number
 
 register = template.Library()
 
@@ -22,6 +22,12 @@ def format_points(value, *, signed: bool = False) -> str:
     number = int(value)
     text = format_number(number)
     return "+" + text if signed and number > 0 else text
+
+
+@register.filter
+def breakable(name):
+    """A pair's name that may break after its slash (scoring.formatting.breakable_name)."""
+    return breakable_name(name)
 
 
 @register.filter

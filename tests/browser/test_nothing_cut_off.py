@@ -92,7 +92,7 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
     # an unusual penalty): the sheet, its notes and the entry form at 320 px.
     club = setup["home"].club
     noted = f.make_match(
-        home=f.make_team("Åkersberga Knektar", club=club), away=f.make_team("Örebro Röda treor", club=club),
+        home=f.make_team("Johansson-Lindqvist/Bergström", club=club), away=f.make_team("Örebro Röda treor", club=club),
         competition=competition, table=2,
     )
     noted = f.play_match(noted, setup["secretary"], [
@@ -103,6 +103,8 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
     # Five-figure card points in the standings (a season's worth): "+13 560" stays in sight.
     for number, (home_total, away_total) in enumerate([(6120, 1340), (5840, 905), (5215, 1375)], start=2):
         f.make_result(competition, noted.home_team, noted.away_team, home_total, away_total, round_number=number)
+    # The players' page at the table (a phone in the hand), and the secretary's view of the tables.
+    link = services.table_link_issue(match=noted, user=setup["secretary"])
     captain_pages = [reverse("scoring:match-protocol", args=[match.pk]), reverse("scoring:my-matches")]
     secretary_pages = [
         reverse("scoring:competition-detail", args=[competition.pk]),
@@ -115,6 +117,10 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
         reverse("scoring:manage-club", args=[setup["home"].club_id]),
         reverse("scoring:manage-competition", args=[competition.pk]),
         *(reverse("scoring:rules", args=[key]) for key in PRESETS),
+        reverse("scoring:table", args=[link.code]),
+        reverse("scoring:match-table-link", args=[noted.pk]),
+        reverse("scoring:round-tables", args=[competition.pk, noted.round.number]),
+        reverse("scoring:round-table-cards", args=[competition.pk, noted.round.number]),
     ]
     found = []
     for who, pages in (("sekreterare", secretary_pages), ("bortakapten", captain_pages)):
