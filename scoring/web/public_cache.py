@@ -33,6 +33,7 @@ from django.utils.translation import get_language
 from scoring.selectors import versions
 from scoring.web.site_address import site_url
 
+
 def one_competition(kwargs):
     return versions.competition_version(kwargs["pk"])
 

@@ -256,10 +256,9 @@ def test_match_protocol_prints_the_minute_each_deal_was_dealt_where_recorded(pla
 def test_a_long_pair_name_wraps_in_the_deal_table_heading_within_its_side(played, english):
     """The deal table's heading of a side wraps a long pair name onto a second line: no word of it
     is cut off or printed over the other side's heading."""
-    team = played["match"].home_team
-    team.name = "Margareta Johansson-Lindqvist/Ann-Charlotte Bergström"
-    team.save()
-    match = type(played["match"]).objects.get(pk=played["match"].pk)
+    match = played["match"]
+    match.home_team.name = "Margareta Johansson-Lindqvist/Ann-Charlotte Bergström"
+    match.home_team.save()
 
     words = pdf_words(pdf.match_protocol_pdf(match)[2])
 

@@ -8,7 +8,6 @@ import io
 from dataclasses import replace
 
 import pytest
-from openpyxl import Workbook
 
 from scoring.engine import replay
 from scoring.files.protocol_file import (
@@ -25,22 +24,13 @@ from scoring.files.protocol_file import (
 )
 
 from tests.support.deals import INTERNATIONELL, SV_TAVLING, clean_deal, deal, scored_deal
+from tests.support.hostile_files import xlsx_bytes
 
 HEADER = "deal,home_cards,away_cards"
 
 
 def csv_text(*lines: str) -> str:
     return "\n".join(lines) + "\n"
-
-
-def xlsx_bytes(rows) -> bytes:
-    workbook = Workbook()
-    sheet = workbook.active
-    for row in rows:
-        sheet.append(list(row))
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
 
 
 def read_error(data) -> ProtocolFileError:
