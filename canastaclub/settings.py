@@ -214,6 +214,8 @@ AXES_COOLOFF_TIME = 1  # hours; registration/locked_out.html says "an hour"
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_CLIENT_IP_CALLABLE = "scoring.web.client_address.client_address"
+# A name is counted by as much of it as Axes's rows hold: an over-long one is a wrong guess.
+AXES_USERNAME_CALLABLE = "scoring.web.login_throttle.throttled_username"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 
 # --- Languages and time ---------------------------------------------------------------------------

@@ -12,6 +12,10 @@ the address's scaled to the name's limit, so each pauses at its own limit.
 
 Changing one's password asks for the old one: that is a guess too, counted and paused the same
 way (ThrottledPasswordChangeView).
+
+A user name is counted by its first 255 characters (throttled_username), which is what Axes's
+rows hold: a longer name, which no account can have, is a wrong guess like any other and not a
+server error.
 """
 
 from __future__ import annotations
@@ -24,10 +28,27 @@ from django.core.exceptions import ValidationError
 from django.db.models import Sum
 
 from axes.handlers.database import AxesDatabaseHandler
+from axes.models import AccessAttempt
 
 
 def _failures(attempts) -> int:
     return attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
+
+
+def throttled_username(request, credentials=None) -> str | None:
+    """settings.AXES_USERNAME_CALLABLE: the name Axes counts failures under, as it would read it
+    (from the credentials authenticate() was given, else the posted form), cut to what its rows
+    hold. Uncut, a name of 256 characters or more fails to be written on PostgreSQL and the login
+    answers 500 where a wrong password answers the login page. Names of accounts are far shorter
+    (the user model's 150), so a cut name is never an account's."""
+    field = settings.AXES_USERNAME_FORM_FIELD
+    if credentials:
+        username = credentials.get(field)
+    else:
+        username = getattr(request, "POST", {}).get(field)
+    if username is None:
+        return None
+    return str(username)[: AccessAttempt._meta.get_field("username").max_length]
 
 
 class LoginThrottleHandler(AxesDatabaseHandler):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from django.test import RequestFactory
 
+from axes.models import AccessAttempt
+
 from scoring.web.client_address import client_address
 from tests import factories as f
 
@@ -91,3 +93,18 @@ def test_the_client_address(settings, remote, forwarded, expected):
     settings.TRUSTED_PROXIES = ["10.0.0.0/24"]
     request = RequestFactory().get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)
     assert client_address(request) == expected
+
+
+@pytest.mark.parametrize("length", [255, 256, 300, 5000])
+def test_an_over_long_user_name_is_a_wrong_guess_not_a_server_error(client, length):
+    """Axes keeps the name in a column of 255 characters; on PostgreSQL a longer one failed to be
+    written and the login answered 500. It is refused as a wrong password is, and counted."""
+    wrong_password = login(client, "sekreterare", "fel", client_ip="198.51.100.66", via_proxy=False)
+
+    response = login(client, "n" * length, "fel", client_ip="198.51.100.66", via_proxy=False)
+
+    assert response.status_code == wrong_password.status_code == 200
+    assert response.context["form"].errors == wrong_password.context["form"].errors
+    assert list(AccessAttempt.objects.filter(username__startswith="n").values_list("username", flat=True)) == [
+        "n" * min(length, 255)
+    ]
