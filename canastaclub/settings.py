@@ -105,6 +105,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything reads the request: a NUL character in it is a 400, never a query.
+    "scoring.web.middleware.NulCharacterMiddleware",
     # Outside the session and CSRF middleware: it sees their Vary headers on the way out.
     "scoring.web.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

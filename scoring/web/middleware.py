@@ -14,6 +14,7 @@ import logging
 from django.conf import settings
 from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
+from django.views.defaults import bad_request
 
 from scoring.services.errors import DomainError
 from scoring.web.site_address import follow_request
@@ -34,6 +35,41 @@ class SwedishFirstMiddleware:
             del response["Vary"]
             patch_vary_headers(response, vary)
         return response
+
+
+class NulCharacterMiddleware:
+    """A NUL character (`%00`) in the address, a query value, a posted field or a cookie is never
+    anything the site asked for, and PostgreSQL cannot hold one in a string ("A string literal
+    cannot contain NUL characters"): a filter or search of the admin, a table link's client id or
+    a session cookie would reach a query with it and end in a server error. Such a request gets
+    the site's bad-request page (400.html, 400 Bad Request) before anything reads it. (An
+    uploaded file's name has lost its NUL in Django's parser already.)"""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if self.carries_nul(request):
+            logger.info("Refused %s %r: a NUL character in the request", request.method, request.path)
+            return bad_request(request, exception=None)
+        return self.get_response(request)
+
+    @staticmethod
+    def carries_nul(request) -> bool:
+        texts = [request.path_info, *request.COOKIES.keys(), *request.COOKIES.values()]
+        forms = [request.GET]
+        if request.method == "POST":
+            try:
+                forms.append(request.POST)
+            except OSError:
+                # The body could not be read (the client went away): CSRF's check, which reads the
+                # form next, answers that as it always does.
+                pass
+        for form in forms:
+            for key, values in form.lists():
+                texts.append(key)
+                texts.extend(values)
+        return any("\x00" in text for text in texts)
 
 
 class SignedInNoStoreMiddleware:
