@@ -271,6 +271,11 @@ class Match(models.Model):
         WARNINGS = "warnings", _("Lost after repeated warnings")
         ABANDONED = "abandoned", _("Abandoned")
 
+    # The match's life (docs/rules.md, the end of a match): the statuses in which the next deal
+    # may be recorded, and those in which a recorded deal may be corrected.
+    DEAL_STATUSES = (Status.SCHEDULED, Status.IN_PROGRESS, Status.POSTPONED)
+    CORRECTABLE_STATUSES = (Status.IN_PROGRESS, Status.FINISHED)
+
     competition = models.ForeignKey(
         Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="matches"
     )
@@ -677,7 +682,10 @@ class TableLink(models.Model):
     keeps its row (the log names it) with `withdrawn_at` set; a match has one link in use at most."""
 
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="table_links")
-    code = models.CharField(_("code"), max_length=12, unique=True)
+    # Each team signs for itself: the home team's code and the away team's code, each acting for
+    # its side only (docs/rules.md, entry at the table). No code is ever both.
+    code = models.CharField(_("home team's code"), max_length=12, unique=True)
+    away_code = models.CharField(_("away team's code"), max_length=12, unique=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("created by"), on_delete=models.SET_NULL,
@@ -701,6 +709,17 @@ class TableLink(models.Model):
 
     def __str__(self) -> str:
         return self.code
+
+    def code_for(self, side: str) -> str:
+        return self.code if side == Side.HOME else self.away_code
+
+    def side_of(self, code: str) -> str | None:
+        """The side a code acts for at this table, or None."""
+        if code == self.code:
+            return Side.HOME
+        if code == self.away_code:
+            return Side.AWAY
+        return None
 
 
 class TableDeal(models.Model):
@@ -733,6 +752,9 @@ class TableDeal(models.Model):
     note = models.TextField(_("note"), blank=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    # A conflict stays open (shown to the table and on the secretary's page) until it is settled:
+    # its numbers sent again as the next deal, or set aside by the secretary or a side.
+    settled_at = models.DateTimeField(_("settled"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("deal proposed at the table")

@@ -90,6 +90,14 @@ def can_manage_competition(user, competition: Competition) -> bool:
     return is_site_admin(user) or is_secretary_of(user, competition.organiser_id)
 
 
+def can_enter_or_manage(user, match: Match) -> bool:
+    """Keeps the match's protocol, or manages its competition: who handles the match's table link,
+    its photos and its table's conflicts. A table link itself never does."""
+    if holds_table_link(user, match):
+        return False
+    return can_enter_protocol(user, match) or can_manage_competition(user, match.competition)
+
+
 # The clubs whose secretaries keep a match's protocol, as paths from the match: the home club (the
 # home team keeps the protocol, RULES.md) and the organiser. Stated once for the check of one match
 # (can_enter_protocol) and the query of many (protocol_keeper_matches).

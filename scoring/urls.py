@@ -138,6 +138,11 @@ urlpatterns = [
     path("t/<str:code>/confirm/", table_views.TableConfirmView.as_view(), name="table-confirm"),
     path("t/<str:code>/photo/", table_views.TablePhotoView.as_view(), name="table-photo"),
     path("matches/<id:pk>/table-link/", table_manage.MatchTableLinkView.as_view(), name="match-table-link"),
+    path(
+        "matches/<id:pk>/table-conflicts/<id:proposal>/set-aside/",
+        secretary.TableConflictSetAsideView.as_view(),
+        name="table-conflict-set-aside",
+    ),
     path("matches/<id:pk>/photos/", table_manage.MatchPhotosView.as_view(), name="match-photos"),
     path("matches/<id:pk>/photos/<id:photo>/", table_manage.MatchPhotoView.as_view(), name="match-photo"),
     path("competitions/<id:pk>/rounds/<number:number>/tables/", table_manage.RoundTablesView.as_view(), name="round-tables"),

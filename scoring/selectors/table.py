@@ -21,12 +21,13 @@ P = TableDeal.Status
 
 
 def table_link_by_code(code: str) -> TableLink | None:
-    """The link with this code (withdrawn ones too: the caller decides), with what its page needs."""
+    """The link holding this side code, home or away (withdrawn ones too: the caller decides), with
+    what its page needs. Which side the code acts for: TableLink.side_of."""
     return (
         TableLink.objects.select_related(
             "match", "match__competition", "match__round", "match__home_team", "match__away_team"
         )
-        .filter(code=code)
+        .filter(Q(code=code) | Q(away_code=code))
         .first()
     )
 
@@ -35,6 +36,12 @@ def match_open_proposals(match: Match):
     """What the secretary should know of the table: deals waiting for the other team, rejected
     deals and conflicts, latest first."""
     return TableDeal.objects.filter(match=match).exclude(status=P.AGREED).order_by("-created_at", "-id")[:50]
+
+
+def match_open_conflicts(match: Match) -> list[TableDeal]:
+    """The table's conflicts not yet settled: what the players typed that did not go onto the
+    protocol (a deal's number taken meanwhile, perhaps by the secretary), oldest first."""
+    return list(TableDeal.objects.filter(match=match, status=P.CONFLICT, settled_at__isnull=True).order_by("created_at", "id"))
 
 
 def match_table_link(match: Match) -> TableLink | None:
@@ -52,7 +59,8 @@ class TableState:
     match: Match
     protocol: MatchProtocol
     waiting: tuple[TableDeal, ...]
-    settled: tuple[TableDeal, ...]  # rejected and conflicting proposals, latest first
+    settled: tuple[TableDeal, ...]  # rejected proposals and settled conflicts, latest first
+    conflicts: tuple[TableDeal, ...]  # open conflicts, with the players' numbers, oldest first
     clock: HallClock | None
     now: datetime
 
@@ -64,10 +72,16 @@ class TableState:
     def accepts_deals(self) -> bool:
         """A deal may be typed: the match is played, has not ended and nothing waits."""
         return (
-            self.match.status in (Match.Status.SCHEDULED, Match.Status.IN_PROGRESS, Match.Status.POSTPONED)
+            self.match.status in Match.DEAL_STATUSES
             and not self.protocol.state.finished
             and not self.waiting
+            and not self.confirmed
         )
+
+    @property
+    def confirmed(self) -> bool:
+        """A side confirmed the protocol at the table: it is closed there (docs/rules.md)."""
+        return bool(self.link.home_confirmed_at or self.link.away_confirmed_at)
 
     @property
     def final_signal_passed(self) -> bool:
@@ -92,9 +106,7 @@ class TableState:
     @property
     def correctable(self):
         """The last deal, which rule 35 lets the table correct before the next deal is dealt."""
-        if self.waiting or not self.protocol.deals or self.match.status not in (Match.Status.IN_PROGRESS, Match.Status.FINISHED):
-            return None
-        if self.link.home_confirmed_at or self.link.away_confirmed_at:
+        if self.waiting or not self.protocol.deals or self.match.status not in Match.CORRECTABLE_STATUSES or self.confirmed:
             return None
         return self.protocol.deals[-1]
 
@@ -107,7 +119,8 @@ def table_state(link: TableLink) -> TableState:
         match=match,
         protocol=match_protocol(match),
         waiting=tuple(p for p in proposals if p.status == P.WAITING),
-        settled=tuple(p for p in proposals if p.status != P.WAITING)[:5],
+        settled=tuple(p for p in proposals if p.status == P.REJECTED or (p.status == P.CONFLICT and p.settled_at))[:5],
+        conflicts=tuple(reversed([p for p in proposals if p.status == P.CONFLICT and p.settled_at is None])),
         clock=hall_clock(match.round) if match.round_id else None,
         now=timezone.now(),
     )
@@ -143,7 +156,7 @@ def round_tables(round_: Round) -> list[TableRow]:
         .annotate(
             waiting=Count("id", filter=Q(status=P.WAITING)),
             rejected=Count("id", filter=Q(status=P.REJECTED)),
-            conflicts=Count("id", filter=Q(status=P.CONFLICT)),
+            conflicts=Count("id", filter=Q(status=P.CONFLICT, settled_at__isnull=True)),
             last=Max("created_at"),
         )
     }

@@ -112,6 +112,9 @@ from .photos import PHOTO_MAX_BYTES, match_photo_add  # noqa: E402
 from .table import (  # noqa: E402
     link_is_open,
     normalise_code,
+    running_clock,
+    sides_of_codes,
+    table_conflict_set_aside,
     table_contact,
     table_deal_answer,
     table_deal_propose,
@@ -124,7 +127,7 @@ from .table import (  # noqa: E402
 __all__ += [
     "PHOTO_MAX_BYTES", "match_photo_add", "link_is_open", "normalise_code", "table_contact", "table_deal_answer",
     "table_deal_propose", "table_link_issue", "table_link_withdraw", "table_links_issue_for_round",
-    "table_protocol_confirm",
+    "table_protocol_confirm", "running_clock", "sides_of_codes", "table_conflict_set_aside",
 ]  # fmt: skip
 
 # the versions the public pages' validators are made of (every writer above moves them)

@@ -33,7 +33,7 @@ from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, en
 from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
 from scoring.engine.match import MatchState
 from scoring.engine.rules import PointsRules, RuleSet
-from scoring.models import Deal, Match
+from scoring.models import Deal, Match, TableLink
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
@@ -81,6 +81,21 @@ def _keep_standings(match: Match) -> None:
 def _save(match: Match) -> None:
     match.save()
     _keep_standings(match)
+
+
+def _withdraw_table_confirmations(match: Match, user) -> None:
+    """The protocol changed after a side confirmed it at the table (only the secretary can change
+    it then): every confirmation given before is withdrawn, in the log (docs/rules.md, the end of
+    a match)."""
+    link = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
+    if link is None or not (link.home_confirmed_at or link.away_confirmed_at):
+        return
+    before = {"link": link.code, "home_confirmed_at": link.home_confirmed_at, "away_confirmed_at": link.away_confirmed_at}
+    link.home_confirmed_at = link.away_confirmed_at = None
+    link.save(update_fields=["home_confirmed_at", "away_confirmed_at"])
+    audit_log(match=match, user=user, action="table_confirmations_withdraw", before=before,
+              after={"link": link.code, "home_confirmed_at": None, "away_confirmed_at": None},
+              object_type="table_link", object_id=link.pk)  # fmt: skip
 
 
 def _require(allowed: bool) -> None:
@@ -290,6 +305,7 @@ def deals_record(
     )
     if dealt_at is not None and timezone.is_naive(dealt_at):
         new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored
+    _withdraw_table_confirmations(match, user)
     audit_log(
         match=match,
         user=user,
@@ -372,6 +388,7 @@ def deal_correct(
         Deal.objects.filter(match=match, number=number).update(dealt_at=dealt_at)
     _apply_state(match, state)
     _save(match)
+    _withdraw_table_confirmations(match, user)
     audit_log(
         match=match,
         user=user,
@@ -404,6 +421,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
     _write_deals(match, state)
     _apply_state(match, state)
     _save(match)
+    _withdraw_table_confirmations(match, user)
     audit_log(match=match, user=user, action="deal_delete", before=before,
               after={"match": match_snapshot(match)}, reason=reason, object_type="deal", object_id=last.number)
     return match
@@ -426,6 +444,7 @@ def match_declare_clock(*, match: Match, user, expected_version: int | None) -> 
     if match.status == S.SCHEDULED or not state.finished:
         raise MatchStateError(_("No deal has been played; record a walk over instead."))
     _save(match)
+    _withdraw_table_confirmations(match, user)
     audit_log(match=match, user=user, action="match_clock", before=before, after=match_snapshot(match))
     return match
 
@@ -456,6 +475,7 @@ def match_forfeit(
         match.home_total, match.away_total = outcome.home_for, outcome.away_for
     match.entered_by = match.entered_by or person(user)
     _save(match)
+    _withdraw_table_confirmations(match, user)
     audit_log(match=match, user=user, action="match_forfeit", before=before, after=match_snapshot(match), reason=reason)
     return match
 
@@ -690,6 +710,7 @@ def match_import_deals(
         match.status = S.IN_PROGRESS
     _apply_state(match, state)
     _save(match)
+    _withdraw_table_confirmations(match, user)
     audit_log(
         match=match,
         user=user,

@@ -24,18 +24,19 @@ photos) are shown on no public page, so writing them changes none.
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.adapters import deal_to_entry, entry_to_fields
 from scoring.engine import DealEntry, replay
-from scoring.models import Match, Round, TableDeal, TableLink
+from scoring.models import Deal, Match, Round, TableDeal, TableLink
 
 from .audit import audit_log
 from .errors import DealProblemsError, DomainError, MatchStateError
@@ -46,18 +47,20 @@ S = Match.Status
 P = TableDeal.Status
 SIDES = ("home", "away")
 
-# Six characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B): 25⁶, about
-# 244 million codes, against guessing throttled to a few dozen tries an hour per address.
+# Eight characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B): 25⁸, about
+# 1.5 × 10¹¹ codes, against guessing throttled per address (docs/operations.md, table codes, has
+# the odds). Codes made before were six characters long and still work.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
-CODE_LENGTH = 6
+CODE_LENGTH = 8
 # The link works while the match is played, and until both sides confirmed the ended protocol.
 LINK_STATUSES = (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED, S.FINISHED)
 
 
 class TableSide:
-    """Who acts through a table link: the players at the table, without an account. The
-    permissions let it enter this match's deals (holds_table_link); it confirms the protocol in
-    the captain's stead only when both sides did and the competition says so."""
+    """Who acts through a table link: the players of one side at the table, with that side's code
+    and without an account. The permissions let it enter this match's deals (holds_table_link);
+    it confirms the protocol in the captain's stead only when both sides did, each with its own
+    code, and the competition says so. `side` is None for what either side may do (a photo)."""
 
     is_authenticated = False
     is_superuser = False
@@ -67,13 +70,16 @@ class TableSide:
     id = None
     audit_label = "table"
 
-    def __init__(self, link: TableLink, *, both_sides_confirmed: bool = False):
+    def __init__(self, link: TableLink, side: str | None = None, *, both_sides_confirmed: bool = False):
         self.link = link
+        self.side = side
         self.table_match_id = link.match_id
         self.both_sides_confirmed = both_sides_confirmed
 
     def get_username(self) -> str:
-        return _("table link %(code)s") % {"code": self.link.code}
+        if self.side is None:
+            return _("table link %(code)s") % {"code": self.link.code}
+        return _("table link %(code)s, %(team)s's code") % {"code": self.link.code, "team": self.link.match.team(self.side)}
 
     def get_full_name(self) -> str:
         return self.get_username()
@@ -92,15 +98,29 @@ def normalise_code(text: str) -> str:
 
 
 def link_is_open(link: TableLink) -> bool:
-    """The link works: not withdrawn, and its match not submitted, confirmed or void."""
-    return link.withdrawn_at is None and link.match.status in LINK_STATUSES and not link.match.competition.archived
+    """The link works: not withdrawn, its match not submitted, confirmed or void, and a postponed
+    match's link not past the day it was to be played (a new day gets a new link)."""
+    match = link.match
+    if link.withdrawn_at is not None or match.status not in LINK_STATUSES or match.competition.archived:
+        return False
+    if match.status == S.POSTPONED:
+        day = match_day(match)
+        return day is None or day >= timezone.localdate()
+    return True
+
+
+def match_day(match: Match):
+    """The day the match was to be played: its own start, else its round's date."""
+    if match.scheduled_start is not None:
+        return timezone.localdate(match.scheduled_start)
+    return match.round.date if match.round_id else None
 
 
 # -- the link, for the home secretary -------------------------------------------------------------
 
 
 def _may_manage_link(user, match: Match) -> None:
-    if not (permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition)):
+    if not permissions.can_enter_or_manage(user, match):
         raise PermissionDenied(_("You may not change this match."))
     if getattr(user, "table_match_id", None) is not None:
         raise PermissionDenied(_("You may not change this match."))
@@ -110,7 +130,14 @@ def _create_link(match: Match, user) -> TableLink:
     for _attempt in range(10):
         try:
             with transaction.atomic():
-                return TableLink.objects.create(match=match, code=new_code(), created_by=user if user and user.pk else None)
+                home_code, away_code = new_code(), new_code()
+                if home_code == away_code or TableLink.objects.filter(
+                    Q(code__in=(home_code, away_code)) | Q(away_code__in=(home_code, away_code))
+                ).exists():
+                    continue
+                return TableLink.objects.create(
+                    match=match, code=home_code, away_code=away_code, created_by=user if user and user.pk else None
+                )
         except IntegrityError:
             continue  # the code is taken (or another request made the link first)
     raise DomainError(_("No table link could be made; try again."))
@@ -145,7 +172,7 @@ def table_links_issue_for_round(*, round: Round, user) -> dict[int, TableLink]:
     if round.competition.archived:
         return links  # a closed season's round is played no more
     for match in round.matches.filter(status__in=LINK_STATUSES).select_related("competition", "home_team", "away_team"):
-        if permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition):
+        if permissions.can_enter_or_manage(user, match):
             link = table_link_issue(match=match, user=user)
             if link is not None:
                 links[match.pk] = link
@@ -191,6 +218,31 @@ def lock_open_link(link: TableLink) -> tuple[TableLink, Match]:
     return link, match
 
 
+def sides_of_codes(link: TableLink, codes) -> frozenset[str]:
+    """The sides a device may act for: one per side code it holds (docs/rules.md, entry at the
+    table: each team signs for itself). A code of another table gives nothing."""
+    return frozenset(side for side in (link.side_of(normalise_code(code or "")) for code in codes) if side)
+
+
+def _require_side(link: TableLink, side: str, codes) -> None:
+    if side not in SIDES:
+        raise MatchStateError(_("Say which team you are."))
+    if side not in sides_of_codes(link, codes):
+        team = link.match.team(side)
+        raise PermissionDenied(
+            _("Only %(team)s's own code acts for %(team)s. Add that team's code on this device, or let that team answer on its own phone.")
+            % {"team": team}
+        )
+
+
+def _require_not_confirmed(link: TableLink) -> None:
+    """A confirmation closes the protocol at the table (docs/rules.md, the end of a match)."""
+    if link.home_confirmed_at or link.away_confirmed_at:
+        raise MatchStateError(
+            _("The protocol has been confirmed at the table; nothing more is added or corrected here. Ask the home club's secretary.")
+        )
+
+
 def _touch(link: TableLink, now: datetime) -> None:
     link.last_contact_at = now
     link.save(update_fields=["last_contact_at"])
@@ -207,12 +259,136 @@ def table_contact(*, link: TableLink) -> None:
     link.last_contact_at = now
 
 
-def _check_next(match: Match, entry: DealEntry, number: int, *, correcting: bool) -> None:
+# -- the hall clock at the table ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableClock:
+    """The round's hall clock as it stands for a table, when it runs (docs/rules.md, the end of a
+    match: at the table the site knows when each signal came)."""
+
+    started_at: datetime
+    main_signal_at: datetime
+    final_signal_at: datetime
+
+    def main_passed(self, now: datetime) -> bool:
+        return now >= self.main_signal_at
+
+    def final_passed(self, now: datetime) -> bool:
+        return now >= self.final_signal_at
+
+
+def running_clock(match: Match) -> TableClock | None:
+    """The hall clock of the match's round, when its rule set is timed and the clock was started."""
+    rules = match.rules
+    if not rules.has_clock or match.round_id is None or match.round.clock_started_at is None:
+        return None
+    started = match.round.clock_started_at
+    return TableClock(
+        started_at=started,
+        main_signal_at=started + timedelta(minutes=rules.clock_main_minutes),
+        final_signal_at=started + timedelta(minutes=rules.clock_main_minutes + rules.clock_extra_minutes),
+    )
+
+
+def _in_progress_at_main_signal(match: Match, clock: TableClock) -> bool:
+    """The next deal was dealt before the main signal: the deal before it was proposed before the
+    signal (its stored minute says so), so this is the deal in progress at the signal, which may
+    be played to its end (docs/rules.md, the end of a match)."""
+    last = Deal.objects.filter(match=match).order_by("-number").values("dealt_at").first()
+    return bool(last and last["dealt_at"] and last["dealt_at"] < clock.main_signal_at)
+
+
+def _clock_problem(match: Match, kind: str, entry: DealEntry | None, now: datetime) -> str:
+    """Why the clock forbids the proposal now (empty: it does not). Without a running hall clock
+    the typed minutes and choices are taken as written; an untimed rule set has no clock at all."""
+    rules = match.rules
+    wants_clock_end = entry is not None and entry.end == "clock"
+    if not rules.has_clock:
+        if kind == TableDeal.Kind.TIME_UP or wants_clock_end:
+            return _("This match is not played on the clock.")
+        return ""
+    clock = running_clock(match)
+    if clock is None:
+        return ""
+    if kind == TableDeal.Kind.TIME_UP:
+        if not clock.main_passed(now):
+            return _("The time has not run out: the signal comes at %(time)s.") % {"time": _clock_time(clock.main_signal_at)}
+        return ""
+    if wants_clock_end and not clock.final_passed(now):
+        return _("A deal is ended by the final signal only once it has been given (at %(time)s).") % {
+            "time": _clock_time(clock.final_signal_at)
+        }
+    if kind == TableDeal.Kind.DEAL and clock.main_passed(now) and not _in_progress_at_main_signal(match, clock):
+        return _(
+            "No new deal may be dealt after the signal at %(time)s (%(minutes)s minutes): deal %(number)s was not added. "
+            "If the time ran out between deals, say so."
+        ) % {"time": _clock_time(clock.main_signal_at), "minutes": rules.clock_main_minutes, "number": match.deal_count + 1}
+    return ""
+
+
+def _clock_time(moment: datetime) -> str:
+    return timezone.localtime(moment).strftime("%H:%M")
+
+
+def _dealt_at(match: Match, kind: str, entry: DealEntry | None, now: datetime) -> str | None:
+    """The minute a table deal was dealt, kept with the proposal: with a running hall clock the
+    minute it is proposed (docs/rules.md), except the deal in progress at the main signal, whose
+    minute the site does not know; without one, the minute as typed, if any."""
+    if kind != TableDeal.Kind.DEAL or entry is None:
+        return None
+    clock = running_clock(match)
+    if clock is not None:
+        return None if clock.main_passed(now) else now.isoformat()
+    started = match.started_at
+    if entry.dealt_minute is None or started is None:
+        return None
+    return (started + timedelta(minutes=entry.dealt_minute)).isoformat()
+
+
+# -- what a proposal can stand beside -----------------------------------------------------------------
+
+
+def proposal_conflict(match: Match, kind: str, number: int, has_values: bool, *, waiting_other: bool) -> str:
+    """Why a proposal cannot stand beside what is stored or waiting (empty: it can). The one
+    statement of it, asked when a proposal is made and again when it is agreed (the secretary may
+    have changed the protocol in between)."""
+    if kind in (TableDeal.Kind.DEAL, TableDeal.Kind.CORRECTION) and not has_values:
+        return _("The deal has no values.")
+    if kind == TableDeal.Kind.DEAL:
+        if match.status not in Match.DEAL_STATUSES:
+            return _("The match has ended; deal %(number)s was not added.") % {"number": number}
+        if number != match.deal_count + 1:
+            return _(
+                "Deal %(number)s is on the protocol already (entered meanwhile, perhaps by the secretary); "
+                "this one was not added. Compare the two and correct the protocol if they differ."
+            ) % {"number": number}
+    elif kind == TableDeal.Kind.CORRECTION:
+        # Rule 35: a deal's score may be corrected only until the next deal is dealt.
+        if number != match.deal_count or number < 1 or match.status not in Match.CORRECTABLE_STATUSES:
+            return _("Only the last deal can be corrected at the table, before the next deal is dealt.")
+    elif kind == TableDeal.Kind.TIME_UP:
+        if match.status != S.IN_PROGRESS or not match.deal_count:
+            return _("The match is not in progress; the time cannot run out.")
+    # One thing at a time at a table: what waits is answered before the next is proposed.
+    if waiting_other:
+        return _("Another proposal waits for an answer already; answer it first.")
+    return ""
+
+
+def _check_next(match: Match, entry: DealEntry, number: int, *, correcting: bool, dealt_at: str | None) -> None:
     """The engine's errors for the deal as the protocol would stand with it (nothing written)."""
     entries = [deal_to_entry(deal, match.started_at) for deal in stored_deals(match)]
-    entry = replace(entry, number=number)
+    started = match.started_at
+    clock = running_clock(match)
+    if clock is not None and started is None:
+        started = clock.started_at
+    minute = None
+    if dealt_at and started is not None:
+        minute = round((datetime.fromisoformat(dealt_at) - started).total_seconds() / 60, 2)
+    entry = replace(entry, number=number, dealt_minute=minute if minute is not None else (None if clock else entry.dealt_minute))
     if correcting:
-        entries[number - 1] = entry
+        entries[number - 1] = replace(entry, dealt_minute=entries[number - 1].dealt_minute)
     else:
         entries.append(entry)
     state = replay(match.rules, entries, points=match.points_rules, clock_expired=match.clock_expired)
@@ -221,96 +397,88 @@ def _check_next(match: Match, entry: DealEntry, number: int, *, correcting: bool
         raise DealProblemsError(problems)
 
 
+def _logged(proposal: TableDeal, link: TableLink, by: str) -> dict:
+    return {
+        "link": link.code, "code_of": by, "client_id": proposal.client_id, "kind": proposal.kind,
+        "number": proposal.number, "proposed_by": proposal.proposed_by, "values": proposal.values,
+        "status": proposal.status, "home_agreed_at": proposal.home_agreed_at, "away_agreed_at": proposal.away_agreed_at,
+    }  # fmt: skip
+
+
+def _settle_resent(match: Match, link: TableLink, resend_of: int | None, proposal: TableDeal, side: str, now: datetime) -> None:
+    """A conflict's numbers sent again as the next deal: the conflict is settled by it."""
+    if resend_of is None:
+        return
+    conflict = TableDeal.objects.filter(match=match, pk=resend_of, status=P.CONFLICT, settled_at__isnull=True).first()
+    if conflict is None:
+        return
+    conflict.settled_at = now
+    conflict.save(update_fields=["settled_at"])
+    audit_log(match=match, user=TableSide(link, side), action="table_conflict_settle",
+              after={"link": link.code, "code_of": side, "conflict": conflict.pk, "resent_as": proposal.pk},
+              object_type="table_deal", object_id=conflict.pk)  # fmt: skip
+
+
 @transaction.atomic
 def table_deal_propose(
-    *, link: TableLink, client_id: str, side: str, kind: str = TableDeal.Kind.DEAL, number: int,
-    entry: DealEntry | None = None, agreed_by_both: bool = False,
+    *, link: TableLink, codes, client_id: str, side: str, kind: str = TableDeal.Kind.DEAL, number: int,
+    entry: DealEntry | None = None, agreed_by_both: bool = False, resend_of: int | None = None,
 ) -> TableDeal:  # fmt: skip
     """One side proposes the next deal (or a correction of the last deal, or the time running out
-    between deals). `agreed_by_both`: the other side agreed on the same device (a button per
-    side), so the proposal is applied at once. Sent again with the same `client_id`, the proposal
-    stored the first time is answered, unchanged."""
-    if side not in SIDES:
-        raise MatchStateError(_("Say which team you are."))
+    between deals), with the side codes the device holds (`codes`): a code acts for its own side
+    only. `agreed_by_both`: the device holds both codes and the other side agreed on it too, so the
+    proposal is applied at once. Sent again with the same `client_id`, the proposal stored the
+    first time is answered, unchanged. `resend_of`: a conflict whose numbers these are."""
     link, match = lock_open_link(link)
-    now = timezone.now()
-    _touch(link, now)
+    _require_side(link, side, codes)
+    other = "away" if side == "home" else "home"
+    if agreed_by_both:
+        _require_side(link, other, codes)
     known = TableDeal.objects.filter(match=match, client_id=client_id).first()
     if known is not None:
         return known
-    proposal = TableDeal(
-        match=match, link=link, client_id=client_id, kind=kind, number=number, proposed_by=side,
-        values=entry_to_fields(entry) if entry is not None else {},
-    )  # fmt: skip
-    setattr(proposal, f"{side}_agreed_at", now)
+    _require_not_confirmed(link)
+    now = timezone.now()
+    _touch(link, now)
     if kind == TableDeal.Kind.DEAL and number > match.deal_count + 1:
         raise MatchStateError(_("Deal %(number)s must be agreed first.") % {"number": match.deal_count + 1})
-    conflict = _conflict(match, proposal, entry)
+    if kind == TableDeal.Kind.TIME_UP:
+        number = match.deal_count
+    values = entry_to_fields(entry) if entry is not None else {}
+    proposal = TableDeal(match=match, link=link, client_id=client_id, kind=kind, number=number, proposed_by=side, values=values)
+    setattr(proposal, f"{side}_agreed_at", now)
+    waiting = TableDeal.objects.filter(match=match, status=P.WAITING).exists()
+    conflict = proposal_conflict(match, kind, number, entry is not None, waiting_other=waiting)
     if conflict:
-        # Never overwritten: kept and shown, for the players and the secretary to settle.
-        proposal.status = P.CONFLICT
-        proposal.note = conflict
-        proposal.decided_at = now
+        # Never overwritten: kept with the players' numbers and shown, for them and the secretary to settle.
+        proposal.status, proposal.note, proposal.decided_at = P.CONFLICT, conflict, now
         proposal.save()
-        audit_log(match=match, user=TableSide(link), action="table_deal_conflict", after=_logged(proposal, link), reason=conflict,
-                  object_type="table_deal", object_id=proposal.pk)  # fmt: skip
+        audit_log(match=match, user=TableSide(link, side), action="table_deal_conflict", after=_logged(proposal, link, side),
+                  reason=conflict, object_type="table_deal", object_id=proposal.pk)  # fmt: skip
         return proposal
+    problem = _clock_problem(match, kind, entry, now)
+    if problem:
+        raise MatchStateError(problem)
+    dealt_at = _dealt_at(match, kind, entry, now)
     if entry is not None:
-        _check_next(match, entry, number, correcting=kind == TableDeal.Kind.CORRECTION)
+        _check_next(match, entry, number, correcting=kind == TableDeal.Kind.CORRECTION, dealt_at=dealt_at)
+    if dealt_at:
+        proposal.values["dealt_at"] = dealt_at
     proposal.save()
-    audit_log(match=match, user=TableSide(link), action="table_deal_propose", after=_logged(proposal, link),
+    audit_log(match=match, user=TableSide(link, side), action="table_deal_propose", after=_logged(proposal, link, side),
               object_type="table_deal", object_id=proposal.pk)  # fmt: skip
+    _settle_resent(match, link, resend_of, proposal, side, now)
     if agreed_by_both:
-        other = "away" if side == "home" else "home"
         _agree(proposal, link, match, other, now)
     return proposal
 
 
-def _conflict(match: Match, proposal: TableDeal, entry: DealEntry | None) -> str:
-    """Why the proposal cannot stand beside what is stored or waiting (empty: it can)."""
-    kind, number = proposal.kind, proposal.number
-    if kind == TableDeal.Kind.DEAL:
-        if entry is None:
-            return _("The deal has no values.")
-        if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
-            return _("The match has ended; deal %(number)s was not added.") % {"number": number}
-        if number != match.deal_count + 1:
-            return _(
-                "Deal %(number)s is on the protocol already (entered meanwhile, perhaps by the secretary); "
-                "this one was not added. Compare the two and correct the protocol if they differ."
-            ) % {"number": number}
-    elif kind == TableDeal.Kind.CORRECTION:
-        if entry is None:
-            return _("The deal has no values.")
-        # Rule 35: a deal's score may be corrected only until the next deal is dealt.
-        if number != match.deal_count or number < 1 or match.status not in (S.IN_PROGRESS, S.FINISHED):
-            return _("Only the last deal can be corrected at the table, before the next deal is dealt.")
-    elif kind == TableDeal.Kind.TIME_UP:
-        if match.status != S.IN_PROGRESS or not match.deal_count:
-            return _("The match is not in progress; the time cannot run out.")
-    # One thing at a time at a table: what waits is answered before the next is proposed.
-    if TableDeal.objects.filter(match=match, status=P.WAITING).exists():
-        return _("Another proposal waits for an answer already; answer it first.")
-    return ""
-
-
-def _logged(proposal: TableDeal, link: TableLink) -> dict:
-    return {
-        "link": link.code, "client_id": proposal.client_id, "kind": proposal.kind, "number": proposal.number,
-        "proposed_by": proposal.proposed_by, "values": proposal.values, "status": proposal.status,
-        "home_agreed_at": proposal.home_agreed_at, "away_agreed_at": proposal.away_agreed_at,
-    }  # fmt: skip
-
-
 @transaction.atomic
-def table_deal_answer(*, link: TableLink, proposal_id: int, side: str, agree: bool, reason: str = "") -> TableDeal:
+def table_deal_answer(*, link: TableLink, codes, proposal_id: int, side: str, agree: bool, reason: str = "") -> TableDeal:
     """The other side agrees to a proposal (it is then applied) or rejects it (it is marked, and
-    the secretary sees it). Answering again is answered with the proposal as it is."""
-    if side not in SIDES:
-        raise MatchStateError(_("Say which team you are."))
+    the secretary sees it), with its own code. Answering again is answered with the proposal as it is."""
     link, match = lock_open_link(link)
-    now = timezone.now()
-    _touch(link, now)
+    _require_side(link, side, codes)
     proposal = TableDeal.objects.select_for_update(of=("self",)).filter(match=match, pk=proposal_id).order_by("pk").first()
     if proposal is None:
         raise MatchStateError(_("There is no such proposal at this table."))
@@ -320,14 +488,18 @@ def table_deal_answer(*, link: TableLink, proposal_id: int, side: str, agree: bo
         if agree:
             return proposal
         raise MatchStateError(_("Your side proposed this; the other side answers it."))
+    now = timezone.now()
+    _touch(link, now)
     if not agree:
         proposal.status = P.REJECTED
         proposal.note = reason.strip()
         proposal.decided_at = now
         proposal.save(update_fields=["status", "note", "decided_at"])
-        audit_log(match=match, user=TableSide(link), action="table_deal_reject", after={**_logged(proposal, link), "by": side},
+        audit_log(match=match, user=TableSide(link, side), action="table_deal_reject",
+                  after={**_logged(proposal, link, side), "by": side},
                   reason=proposal.note, object_type="table_deal", object_id=proposal.pk)  # fmt: skip
         return proposal
+    _require_not_confirmed(link)
     _agree(proposal, link, match, side, now)
     return proposal
 
@@ -335,17 +507,26 @@ def table_deal_answer(*, link: TableLink, proposal_id: int, side: str, agree: bo
 def _agree(proposal: TableDeal, link: TableLink, match: Match, side: str, now: datetime) -> None:
     """Both sides agreed: the proposal goes onto the protocol through the deal services."""
     setattr(proposal, f"{side}_agreed_at", now)
-    actor = TableSide(link)
-    conflict = _conflict_at_agreement(match, proposal)
+    actor = TableSide(link, side)
+    match.refresh_from_db()
+    conflict = proposal_conflict(match, proposal.kind, proposal.number, bool(proposal.values), waiting_other=False)
     if conflict:
         proposal.status, proposal.note, proposal.decided_at = P.CONFLICT, conflict, now
         proposal.save()
-        audit_log(match=match, user=actor, action="table_deal_conflict", after=_logged(proposal, link), reason=conflict,
+        audit_log(match=match, user=actor, action="table_deal_conflict", after=_logged(proposal, link, side), reason=conflict,
                   object_type="table_deal", object_id=proposal.pk)  # fmt: skip
         return
-    entry = deal_to_entry(proposal.values) if proposal.values else None
+    values = dict(proposal.values)
+    dealt_at = values.pop("dealt_at", None)
+    entry = deal_to_entry(values) if values else None
     if proposal.kind == TableDeal.Kind.DEAL:
-        deals_record(match=match, user=actor, entry=entry, expected_version=None)
+        clock = running_clock(match)
+        if clock is not None and match.started_at is None:
+            # At the table the match runs on the hall clock: its minutes count from the clock's start.
+            match.started_at = clock.started_at
+            match.save(update_fields=["started_at"])
+        deals_record(match=match, user=actor, entry=entry, expected_version=None,
+                     dealt_at=datetime.fromisoformat(dealt_at) if dealt_at else None)  # fmt: skip
     elif proposal.kind == TableDeal.Kind.CORRECTION:
         deal_correct(
             match=match, user=actor, number=proposal.number, entry=entry, expected_version=None,
@@ -355,38 +536,38 @@ def _agree(proposal: TableDeal, link: TableLink, match: Match, side: str, now: d
         match_declare_clock(match=match, user=actor, expected_version=None)
     proposal.status, proposal.decided_at = P.AGREED, now
     proposal.save()
-    audit_log(match=match, user=actor, action="table_deal_agree", after=_logged(proposal, link),
+    audit_log(match=match, user=actor, action="table_deal_agree", after=_logged(proposal, link, side),
               object_type="table_deal", object_id=proposal.pk)  # fmt: skip
 
 
-def _conflict_at_agreement(match: Match, proposal: TableDeal) -> str:
-    """What changed on the protocol since the proposal was made (the secretary's page)."""
-    match.refresh_from_db()
-    if proposal.kind == TableDeal.Kind.DEAL and proposal.number != match.deal_count + 1:
-        return _(
-            "Deal %(number)s is on the protocol already (entered meanwhile, perhaps by the secretary); "
-            "this one was not added. Compare the two and correct the protocol if they differ."
-        ) % {"number": proposal.number}
-    if proposal.kind == TableDeal.Kind.DEAL and match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
-        return _("The match has ended; deal %(number)s was not added.") % {"number": proposal.number}
-    if proposal.kind == TableDeal.Kind.CORRECTION and proposal.number != match.deal_count:
-        return _("Only the last deal can be corrected at the table, before the next deal is dealt.")
-    if proposal.kind == TableDeal.Kind.TIME_UP and match.status != S.IN_PROGRESS:
-        return _("The match is not in progress; the time cannot run out.")
-    return ""
+@transaction.atomic
+def table_conflict_set_aside(*, match: Match, user, proposal_id: int) -> TableDeal:
+    """The secretary has compared a conflict at the table with the protocol and sets it aside."""
+    match = lock_match(match)
+    if not permissions.can_enter_or_manage(user, match):
+        raise PermissionDenied(_("You may not change this match."))
+    conflict = TableDeal.objects.filter(match=match, pk=proposal_id, status=P.CONFLICT).first()
+    if conflict is None:
+        raise MatchStateError(_("There is no such conflict at this table."))
+    if conflict.settled_at is None:
+        conflict.settled_at = timezone.now()
+        conflict.save(update_fields=["settled_at"])
+        audit_log(match=match, user=user, action="table_conflict_settle", after={"conflict": conflict.pk, "values": conflict.values},
+                  object_type="table_deal", object_id=conflict.pk)  # fmt: skip
+    return conflict
 
 
 # -- the end of the match -----------------------------------------------------------------------------
 
 
 @transaction.atomic
-def table_protocol_confirm(*, link: TableLink, side: str) -> TableLink:
-    """One side confirms the whole protocol of the ended match at the table. When both have, and
-    the competition lets that stand for the captain's confirmation, the match is confirmed
-    (match_confirm); otherwise the home secretary submits it as before."""
-    if side not in SIDES:
-        raise MatchStateError(_("Say which team you are."))
+def table_protocol_confirm(*, link: TableLink, codes, side: str) -> TableLink:
+    """One side confirms the whole protocol of the ended match at the table, with its own code.
+    When both have, and the competition lets that stand for the captain's confirmation, the match
+    is confirmed (match_confirm); otherwise the home secretary submits it as before. From the first
+    confirmation nothing is added or corrected at the table."""
     link, match = lock_open_link(link)
+    _require_side(link, side, codes)
     if match.status != S.FINISHED or match.end not in (Match.End.TARGET, Match.End.CLOCK):
         raise MatchStateError(_("The match has not ended yet."))
     if TableDeal.objects.filter(match=match, status=P.WAITING).exists():
@@ -397,10 +578,11 @@ def table_protocol_confirm(*, link: TableLink, side: str) -> TableLink:
         setattr(link, field, now)
         link.last_contact_at = now
         link.save(update_fields=[field, "last_contact_at"])
-        audit_log(match=match, user=TableSide(link), action="table_protocol_confirm",
-                  after={"link": link.code, "side": side, "at": now, "home_total": match.home_total,
+        audit_log(match=match, user=TableSide(link, side), action="table_protocol_confirm",
+                  after={"link": link.code, "code_of": side, "side": side, "at": now, "home_total": match.home_total,
                          "away_total": match.away_total, "deals": match.deal_count},
                   object_type="table_link", object_id=link.pk)  # fmt: skip
     if link.home_confirmed_at and link.away_confirmed_at and match.competition.table_confirmation:
-        match_confirm(match=match, user=TableSide(link, both_sides_confirmed=True), expected_version=None)
-        return link
+        match_confirm(match=match, user=TableSide(link, side, both_sides_confirmed=True), expected_version=None)
+    return link
+

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
+from scoring.selectors import table as table_selectors
 from scoring import permissions, services
 from scoring.adapters import deal_to_entry
 from scoring.engine import DealEntry, SideEntry
@@ -162,6 +163,8 @@ class ProtocolPageMixin(MatchAccessMixin):
             "audit": secretary_selectors.match_audit_entries(match) if permissions.can_see_audit(request.user, match) else None,
             "check_url": reverse("scoring:match-protocol-check", args=[match.pk]),
             "planned_later": planned_later_than_today(match) if actions.enter and not match.deal_count else None,
+            # What the players typed at the table that did not go onto the protocol, to settle.
+            "table_conflicts": table_selectors.match_open_conflicts(match) if actions.enter else (),
         }
         return render(request, self.template_name, context, status=status)
 
@@ -401,3 +404,19 @@ class DealDeleteLastView(MatchAccessMixin, View):
             return self.page(ReasonForm(data), error=refusal.message, status=STALE_STATUS)
         messages.success(request, _("Deal %(number)s removed.") % {"number": number})
         return HttpResponseRedirect(protocol_url(match, "entry"))
+
+
+class TableConflictSetAsideView(MatchAccessMixin, View):
+    """POST: the secretary has compared a conflict at the table with the protocol (and corrected
+    the protocol where they differ) and sets it aside."""
+
+    access = "enter"
+
+    def post(self, request, pk, proposal):
+        try:
+            services.table_conflict_set_aside(match=self.match, user=request.user, proposal_id=proposal)
+        except services.DomainError as refusal:
+            messages.error(request, refusal.message)
+        else:
+            messages.success(request, _("The conflict at the table is set aside."))
+        return HttpResponseRedirect(reverse("scoring:match-protocol", args=[self.match.pk]) + "#table-conflicts")

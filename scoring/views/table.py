@@ -1,20 +1,28 @@
-"""Entry at the table: the pages behind a match's table link `/t/<code>/` (no account: the code is
-the right to enter and confirm this match's deals while it is played, and nothing else), and the
-service worker that keeps the page's own files for a reload without a network.
+"""Entry at the table: the pages behind a side code `/t/<code>/` (no account: each team has a code
+of its own, which acts for that team only, and only while the match is played), and the service
+worker that keeps the page's own files for a reload without a network.
+
+Each team signs for itself (docs/rules.md, entry at the table): the code in the address acts for
+its side; a phone both teams share also holds the other team's code (`with` in a page's address,
+`other_code` in a post; table.js keeps it on the device), and only then shows a button per side.
+The services check every code again (services.table.sides_of_codes): a post that claims the other
+side without its code is refused.
 
 The page works without JavaScript (each form posts and the page comes back); static/scoring/js/
-table.js adds the live check as the deal is typed (the engine, through `TableCheckView`: the same
-preview and messages as the secretary's page), a queue on the device for deals typed without a
-connection, and a state that refreshes itself. The code travels in the address and nowhere else:
-no cookie or session is involved, so the table's forms need no CSRF token (a foreign site cannot
-post without knowing the code) and the pages are never kept by a shared cache.
+table.js adds the live check as the deal is typed (the engine, through `TableCheckView`), a queue on
+the device for deals typed without a connection, and a state that refreshes itself. Posts carry
+Django's CSRF token like every other form of the site, so a page on another site cannot post in a
+table's name even for someone who once opened the code.
 
-Codes are guessed at a cost: each address may open a limited number of unknown, withdrawn or
-expired codes in a window (`GUESS_LIMIT`), then every code answers 429 for a while.
+Codes are guessed at a cost: each address may try a limited number of unknown, withdrawn or expired
+codes in a window (`GUESS_LIMIT`), after which unknown codes answer 429 for a while; a code that
+works keeps working for its table meanwhile (a guesser on a hall's shared network locks out no
+table). docs/operations.md has the odds.
 """
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from django.conf import settings
@@ -24,10 +32,10 @@ from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonRespons
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.decorators import method_decorator
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
 
 from scoring.adapters import deal_to_entry
 from scoring.web.client_address import client_address
@@ -41,23 +49,72 @@ from scoring import services
 
 from .secretary_base import place_problems, preview_deal
 
-GUESS_LIMIT = getattr(settings, "TABLE_CODE_GUESSES", 30)
+GUESS_LIMIT = getattr(settings, "TABLE_CODE_GUESSES", 20)
 GUESS_WINDOW_SECONDS = 15 * 60
 CODE_MAX_LENGTH = 16
 # How often an open table page asks for the match's state (seconds).
 POLL_SECONDS = 10
+# What a post may carry: a device-made id, a deal number, a proposal's id.
+CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+LARGEST_DEAL_NUMBER = 999
+LARGEST_ID_DIGITS = 18
 
 
-def state_context(link: TableLink, state) -> dict:
+class BadInput(Exception):
+    """A post no page of the site sends: answered 400 with a message, never a 500."""
+
+
+def whole_number(value, *, low: int = 0, high: int = LARGEST_DEAL_NUMBER, required: bool = False) -> int | None:
+    """A whole number as posted, within bounds; None when empty (BadInput if `required`)."""
+    text = (value or "").strip()
+    if not text:
+        if required:
+            raise BadInput
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > LARGEST_ID_DIGITS:
+        raise BadInput
+    number = int(text)
+    if not low <= number <= high:
+        raise BadInput
+    return number
+
+
+def record_id(value, *, required: bool = True) -> int | None:
+    return whole_number(value, low=1, high=10**LARGEST_ID_DIGITS - 1, required=required)
+
+
+def form_fields_of(values: dict) -> list[tuple[str, str]]:
+    """A proposal's stored values as the deal form posts them, to send them again unchanged."""
+    fields = []
+    for name in DealForm.base_fields:
+        value = values.get(name)
+        if value is None or value == "" or value is False:
+            continue
+        if name.endswith("_melded"):
+            value = "yes" if value else "no"
+        elif value is True:
+            value = "on"
+        fields.append((name, str(value)))
+    for side in SIDES:
+        melded = values.get(f"{side}_melded")
+        if melded is False:
+            fields.append((f"{side}_melded", "no"))
+    return fields
+
+
+def state_context(link: TableLink, state, sides_held) -> dict:
     """What the changing part of the table's page shows: each waiting proposal with the engine's
-    preview of it (as the secretary's page would score it) and the buttons of the side that has
-    not answered; the protocol's deals with their notes (the same messages everywhere)."""
+    preview of it (as the secretary's page would score it) and the buttons of the sides this
+    device holds a code for that have not answered; the table's open conflicts with the players'
+    numbers beside the stored ones; the protocol's deals with their notes."""
     match = link.match
     teams = {"home": match.home_team, "away": match.away_team}
     waiting = []
     for proposal in state.waiting:
         proposal.team = teams[proposal.proposed_by]
-        proposal.to_answer = [(side, teams[side]) for side in SIDES if getattr(proposal, f"{side}_agreed_at") is None]
+        unanswered = [side for side in SIDES if getattr(proposal, f"{side}_agreed_at") is None]
+        proposal.to_answer = [(side, teams[side]) for side in unanswered if side in sides_held]
+        proposal.answered_elsewhere = [teams[side] for side in unanswered if side not in sides_held]
         proposal.preview = None
         proposal.messages = []
         if proposal.values:
@@ -66,8 +123,15 @@ def state_context(link: TableLink, state) -> dict:
             proposal.preview = preview
             proposal.messages = [problem_message(p, n) for n, p in (*preview.problems, *preview.warnings)]
         waiting.append(proposal)
+    stored = {deal.number: deal for deal in state.protocol.deals}
     for proposal in state.settled:
         proposal.team = teams[proposal.proposed_by]
+    for proposal in state.conflicts:
+        proposal.team = teams[proposal.proposed_by]
+        proposal.stored = stored.get(proposal.number)
+        proposal.resend_side = proposal.proposed_by if proposal.proposed_by in sides_held else next(iter(sorted(sides_held)), None)
+        proposal.resend_id = uuid.uuid4().hex
+        proposal.resend_fields = form_fields_of(proposal.values)
     rows = [(deal, [note.message for note in deal.notes]) for deal in reversed(state.protocol.deals)]
     return {
         "link": link,
@@ -75,9 +139,12 @@ def state_context(link: TableLink, state) -> dict:
         "state": state,
         "waiting": waiting,
         "settled": state.settled,
+        "conflicts": state.conflicts,
         "protocol_rows": rows,
-        "confirmations": [(side, teams[side], getattr(link, f"{side}_confirmed_at")) for side in SIDES],
+        "sides_held": [(side, teams[side]) for side in SIDES if side in sides_held],
+        "confirmations": [(side, teams[side], getattr(link, f"{side}_confirmed_at"), side in sides_held) for side in SIDES],
         "time_up_client_id": uuid.uuid4().hex,
+        "rendered_ms": int(state.now.timestamp() * 1000),
     }
 
 
@@ -99,18 +166,25 @@ def _count_guess(request) -> None:
         counter.set(key, 1, GUESS_WINDOW_SECONDS)
 
 
+def _working_link(code: str) -> TableLink | None:
+    if not code or len(code) > CODE_MAX_LENGTH or not code.isascii():
+        return None
+    link = table_selectors.table_link_by_code(services.normalise_code(code))
+    return link if link is not None and services.link_is_open(link) else None
+
+
 def open_table_link(request, code: str) -> TableLink:
-    """The link named in the address, if it works; 404 otherwise (unknown, withdrawn, or its match
-    submitted): the same answer for each, so a guesser learns nothing."""
+    """The link one of whose side codes is in the address, if it works; 404 otherwise (unknown,
+    withdrawn, or its match submitted): the same answer for each, so a guesser learns nothing. A
+    working code is answered whatever others on the same address guessed; unknown codes are
+    counted, and past the limit answered 429 without being looked up."""
+    link = _working_link(code)
+    if link is not None:
+        return link
     if caches["default"].get(_guess_key(request), 0) >= GUESS_LIMIT:
         raise TooManyGuesses
-    link = None
-    if len(code) <= CODE_MAX_LENGTH:
-        link = table_selectors.table_link_by_code(services.normalise_code(code))
-    if link is None or not services.link_is_open(link):
-        _count_guess(request)
-        raise Http404("No table link with this code is in use.")
-    return link
+    _count_guess(request)
+    raise Http404("No table link with this code is in use.")
 
 
 def too_many_guesses(request) -> HttpResponse:
@@ -123,36 +197,72 @@ def wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-@method_decorator([csrf_exempt, never_cache], name="dispatch")
+@method_decorator(never_cache, name="dispatch")
 class TableLinkMixin(View):
-    """Opens the table link of the address (404 when it does not work) and answers every refusal
-    of the services in the page's language with a 4xx status."""
+    """Opens the table link of the address (404 when it does not work), learns which sides the
+    device holds a code for, and answers every refusal of the services in the page's language with
+    a 4xx status."""
 
     def dispatch(self, request, *args, **kwargs):
         try:
             self.link = open_table_link(request, kwargs["code"])
         except TooManyGuesses:
             return too_many_guesses(request)
+        self.code = services.normalise_code(kwargs["code"])
+        self.side = self.link.side_of(self.code)
+        self.codes = [self.code]
         try:
+            self.other_code(request)
             response = super().dispatch(request, *args, **kwargs)
+        except BadInput:
+            response = self.refused(_("The form is incomplete or damaged; reload the page."), 400)
         except PermissionDenied as refusal:
-            return self.refused(str(refusal) or _("This table link no longer works. Ask the home club's secretary."), 403)
+            response = self.refused(str(refusal) or _("This table link no longer works. Ask the home club's secretary."), 403)
         # The code is in the address: no search engine, no shared cache, no referrer.
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"
         return response
 
+    def other_code(self, request) -> None:
+        """The other team's code on a phone both teams share (`with` in the address, `other_code`
+        in a post): it must be this table's other side's, else the device is told (403) and the
+        try counts as a guess."""
+        text = (request.POST.get("other_code") if request.method == "POST" else None) or request.GET.get("with") or ""
+        text = services.normalise_code(text[: CODE_MAX_LENGTH + 8])
+        if not text or text == self.code:
+            return
+        if not text.isascii() or self.link.side_of(text) not in SIDES:
+            _count_guess(request)
+            raise PermissionDenied(_("That is not the other team's code at this table."))
+        self.codes.append(text)
+
+    @property
+    def sides_held(self) -> frozenset[str]:
+        return services.sides_of_codes(self.link, self.codes)
+
+    @property
+    def other_held(self) -> str:
+        return self.codes[1] if len(self.codes) > 1 else ""
+
     def refused(self, message: str, status: int, **extra) -> HttpResponse:
         if wants_json(self.request):
             return JsonResponse({"result": "refused", "message": str(message), **extra}, status=status)
-        return render(self.request, "scoring/table/refused.html", {"message": message, "link": self.link}, status=status)
+        return render(self.request, "scoring/table/refused.html", {"message": message, "link": self.link, "code": self.code}, status=status)
 
     def state(self):
         return table_selectors.table_state(self.link)
 
+    def context(self, state) -> dict:
+        return {
+            **state_context(self.link, state, self.sides_held),
+            "code": self.code,
+            "side": self.side,
+            "other_code": self.other_held,
+        }
+
     def deal_form(self, data=None, *, state=None) -> DealForm:
         rules = self.link.match.rules
-        return DealForm(data, has_clock=rules.has_clock, rules=rules)
+        return DealForm(data, has_clock=rules.has_clock and services.running_clock(self.link.match) is None, rules=rules)
 
     def page(self, *, form=None, placed=None, error="", status=200, correct=None):
         state = self.state()
@@ -164,10 +274,13 @@ class TableLinkMixin(View):
             form = DealForm(initial=DealForm.initial_from_deal(deal, self.link.match.started_at),
                             has_clock=self.link.match.rules.has_clock, rules=self.link.match.rules)  # fmt: skip
         elif form is not None and form.data.get("kind") == TableDeal.Kind.CORRECTION:
-            correcting = _int(form.data.get("number"))
+            try:
+                correcting = whole_number(form.data.get("number"))
+            except BadInput:
+                correcting = None
         form = form or self.deal_form(state=state)
         context = {
-            **state_context(self.link, state),
+            **self.context(state),
             "correcting": correcting,
             "form": form,
             "placed": placed or place_problems(form.fields),
@@ -181,15 +294,23 @@ class TableLinkMixin(View):
         return render(self.request, "scoring/table/page.html", context, status=status)
 
     def back_to_page(self) -> HttpResponse:
-        return HttpResponseRedirect(reverse("scoring:table", args=[self.link.code]), status=303)
+        address = reverse("scoring:table", args=[self.code])
+        if self.other_held:
+            address += "?" + urlencode({"with": self.other_held})
+        return HttpResponseRedirect(address, status=303)
 
 
 class TablePageView(TableLinkMixin):
-    """GET: the table's page: the next deal's fields, the protocol so far, what waits."""
+    """GET: the table's page: the next deal's fields, what waits, the protocol so far."""
 
     def get(self, request, code):
         services.table_contact(link=self.link)
-        return self.page(correct=_int(request.GET.get("correct")))
+        correct = None
+        try:
+            correct = whole_number(request.GET.get("correct"))
+        except BadInput:
+            correct = None
+        return self.page(correct=correct)
 
 
 class TableStateView(TableLinkMixin):
@@ -197,7 +318,7 @@ class TableStateView(TableLinkMixin):
 
     def get(self, request, code):
         services.table_contact(link=self.link)
-        return render(request, "scoring/table/_state.html", state_context(self.link, self.state()))
+        return render(request, "scoring/table/_state.html", self.context(self.state()))
 
 
 class TableCheckView(TableLinkMixin):
@@ -207,7 +328,9 @@ class TableCheckView(TableLinkMixin):
     def post(self, request, code):
         match = self.link.match
         form = self.deal_form(request.POST)
-        correcting = _int(request.POST.get("correct_number"))
+        correcting = whole_number(request.POST.get("correct_number"), low=1)
+        if correcting is not None and correcting > match.deal_count:
+            correcting = None
         number = correcting or match.deal_count + 1
         preview = preview_deal(match, form.entry(number), correct_number=correcting) if form.is_valid() else None
         placed = place_problems(
@@ -235,13 +358,6 @@ class TableCheckView(TableLinkMixin):
         return JsonResponse(answer)
 
 
-def _int(value) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
 class TableProposeView(TableLinkMixin):
     """POST: one side proposes the next deal, a correction of the last deal, or that the time ran
     out between deals (services.table.table_deal_propose). Sent again with the same device-made
@@ -250,29 +366,33 @@ class TableProposeView(TableLinkMixin):
     def post(self, request, code):
         data = request.POST
         kind = data.get("kind") or TableDeal.Kind.DEAL
-        client_id = (data.get("client_id") or "").strip()[:64]
-        side = data.get("side", "")
-        if kind not in TableDeal.Kind.values or not client_id:
-            return self.refused(_("The form is incomplete; reload the page."), 400)
+        client_id = (data.get("client_id") or "").strip()
+        if kind not in TableDeal.Kind.values or not CLIENT_ID.fullmatch(client_id):
+            raise BadInput
+        side = data.get("side") or self.side
+        if side not in SIDES:
+            raise BadInput
         match = self.link.match
-        number = _int(data.get("number")) or 0
+        number = whole_number(data.get("number"), low=1 if kind == TableDeal.Kind.CORRECTION else 0) or 0
+        resend_of = record_id(data.get("resend_of"), required=False)
         entry = None
         form = None
         if kind != TableDeal.Kind.TIME_UP:
             form = self.deal_form(data)
             if not form.is_valid():
                 return self.with_problems(form, number or match.deal_count + 1, form_errors=form.errors)
-            entry = form.entry(number)
-        else:
-            number = match.deal_count
+            entry = form.entry(number or match.deal_count + 1)
         try:
             proposal = services.table_deal_propose(
-                link=self.link, client_id=client_id, side=side, kind=kind, number=number, entry=entry,
-                agreed_by_both=data.get("both") == "yes",
+                link=self.link, codes=self.codes, client_id=client_id, side=side, kind=kind,
+                number=number or match.deal_count + 1, entry=entry, agreed_by_both=data.get("both") == "yes",
+                resend_of=resend_of,
             )  # fmt: skip
         except DealProblemsError as refusal:
             return self.with_problems(form or self.deal_form(), number, problems=refusal.problems, message=refusal.message)
         except DomainError as refusal:
+            if form is not None and not wants_json(request):
+                return self.page(form=form, error=refusal.message, status=422)
             return self.refused(refusal.message, 422)
         return self.answered(proposal)
 
@@ -295,31 +415,33 @@ class TableProposeView(TableLinkMixin):
 
 
 class TableAnswerView(TableProposeView):
-    """POST: the other side agrees to what waits, or rejects it (with a reason)."""
+    """POST: the other side agrees to what waits, or rejects it (with a reason), with its own code."""
 
     def post(self, request, code):
         data = request.POST
-        proposal_id = _int(data.get("proposal"))
-        if proposal_id is None:
-            return self.refused(_("The form is incomplete; reload the page."), 400)
+        proposal_id = record_id(data.get("proposal"))
+        side = data.get("side") or self.side
+        if side not in SIDES:
+            raise BadInput
         try:
             proposal = services.table_deal_answer(
-                link=self.link, proposal_id=proposal_id, side=data.get("side", ""), agree=data.get("agree") == "yes",
+                link=self.link, codes=self.codes, proposal_id=proposal_id, side=side, agree=data.get("agree") == "yes",
                 reason=(data.get("reason") or "")[:2000],
             )  # fmt: skip
-        except DealProblemsError as refusal:
-            return self.refused(refusal.message, 422)
         except DomainError as refusal:
             return self.refused(refusal.message, 422)
         return self.answered(proposal)
 
 
 class TableConfirmView(TableLinkMixin):
-    """POST: one side confirms the whole protocol of the ended match."""
+    """POST: one side confirms the whole protocol of the ended match, with its own code."""
 
     def post(self, request, code):
+        side = request.POST.get("side") or self.side
+        if side not in SIDES:
+            raise BadInput
         try:
-            services.table_protocol_confirm(link=self.link, side=request.POST.get("side", ""))
+            services.table_protocol_confirm(link=self.link, codes=self.codes, side=side)
         except DomainError as refusal:
             return self.refused(refusal.message, 422)
         if wants_json(request):

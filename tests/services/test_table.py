@@ -28,14 +28,17 @@ def setup():
 
 def propose(link, number, side="home", *, entry=None, client_id=None, both=False, kind="deal"):
     return table.table_deal_propose(
-        link=link, client_id=client_id or f"c-{kind}-{number}-{side}", side=side, kind=kind, number=number,
+        link=link, codes=[link.code, link.away_code] if both else [link.code_for(side)], client_id=client_id or f"c-{kind}-{number}-{side}", side=side, kind=kind, number=number,
         entry=entry if entry is not None or kind == "time_up" else f.winning_deal(number), agreed_by_both=both,
     )
 
 
-def test_the_code_is_six_characters_without_look_alikes(setup):
-    code = setup["link"].code
-    assert len(code) == 6 and not set(code) & set("0O1IL2Z5S8B")
+def test_each_side_has_a_code_of_eight_characters_without_look_alikes(setup):
+    link = setup["link"]
+    for code in (link.code, link.away_code):
+        assert len(code) == 8 and not set(code) & set("0O1IL2Z5S8B")
+    assert link.code != link.away_code
+    assert (link.side_of(link.code), link.side_of(link.away_code), link.side_of("X")) == ("home", "away", None)
     # Issued again: the same link.
     assert table.table_link_issue(match=setup["match"], user=setup["secretary"]) == setup["link"]
 
@@ -44,7 +47,7 @@ def test_a_deal_counts_once_the_other_side_agreed(setup):
     link = setup["link"]
     proposal = propose(link, 1)
     assert proposal.status == "waiting" and Deal.objects.count() == 0
-    answered = table.table_deal_answer(link=link, proposal_id=proposal.pk, side="away", agree=True)
+    answered = table.table_deal_answer(link=link, codes=[link.code_for("away")], proposal_id=proposal.pk, side="away", agree=True)
     assert answered.status == "agreed"
     deal = Deal.objects.get()
     assert (deal.number, deal.home_score) == (1, 1885)
@@ -56,10 +59,10 @@ def test_a_deal_counts_once_the_other_side_agreed(setup):
 def test_the_proposing_side_cannot_agree_for_the_other(setup):
     link = setup["link"]
     proposal = propose(link, 1)
-    table.table_deal_answer(link=link, proposal_id=proposal.pk, side="home", agree=True)
+    table.table_deal_answer(link=link, codes=[link.code_for("home")], proposal_id=proposal.pk, side="home", agree=True)
     assert TableDeal.objects.get().status == "waiting" and not Deal.objects.exists()
     with pytest.raises(services.MatchStateError):
-        table.table_deal_answer(link=link, proposal_id=proposal.pk, side="home", agree=False)
+        table.table_deal_answer(link=link, codes=[link.code_for("home")], proposal_id=proposal.pk, side="home", agree=False)
 
 
 def test_a_proposal_sent_twice_is_stored_once(setup):
@@ -73,7 +76,7 @@ def test_a_proposal_sent_twice_is_stored_once(setup):
 def test_a_rejected_deal_is_marked_and_not_recorded(setup):
     link = setup["link"]
     proposal = propose(link, 1)
-    table.table_deal_answer(link=link, proposal_id=proposal.pk, side="away", agree=False, reason="vi hade 2 canastor")
+    table.table_deal_answer(link=link, codes=[link.code_for("away")], proposal_id=proposal.pk, side="away", agree=False, reason="vi hade 2 canastor")
     proposal.refresh_from_db()
     assert (proposal.status, proposal.note) == ("rejected", "vi hade 2 canastor")
     assert not Deal.objects.exists()
@@ -94,7 +97,7 @@ def test_a_deal_the_secretary_entered_meanwhile_is_a_conflict_never_overwritten(
     proposal = propose(link, 1)
     services.deals_record(match=match, user=setup["secretary"], entry=f.deal(1, home_cards=50, away_cards=30, end="stock"),
                           expected_version=None)
-    table.table_deal_answer(link=link, proposal_id=proposal.pk, side="away", agree=True)
+    table.table_deal_answer(link=link, codes=[link.code_for("away")], proposal_id=proposal.pk, side="away", agree=True)
     proposal.refresh_from_db()
     assert proposal.status == "conflict" and ("Deal 1" in proposal.note or "Giv 1" in proposal.note)
     assert list(Deal.objects.values_list("home_cards", flat=True)) == [50]
@@ -108,7 +111,7 @@ def test_rule_35_the_last_deal_is_corrected_with_both_sides_not_an_earlier_one(s
     assert earlier.status == "conflict"
     fix = propose(link, 2, kind="correction", client_id="fix-2", entry=f.deal(2, home_cards=70, away_cards=30, end="stock"))
     assert Deal.objects.get(number=2).home_cards == 50  # not before the other side agreed
-    table.table_deal_answer(link=link, proposal_id=fix.pk, side="away", agree=True)
+    table.table_deal_answer(link=link, codes=[link.code_for("away")], proposal_id=fix.pk, side="away", agree=True)
     assert Deal.objects.get(number=2).home_cards == 70
     assert AuditEntry.objects.filter(action="deal_correct (table)").exists()
 
@@ -120,14 +123,14 @@ def test_time_up_ends_the_match_on_the_clock_and_both_sides_confirm(setup):
     match.competition.save()
     propose(link, 1, both=True)
     with pytest.raises(services.MatchStateError):
-        table.table_protocol_confirm(link=link, side="home")
+        table.table_protocol_confirm(link=link, codes=[link.code_for("home")], side="home")
     propose(link, 1, kind="time_up", client_id="time", both=True)
     match.refresh_from_db()
     assert (match.status, match.end, match.winner) == ("finished", "clock", "home")
-    table.table_protocol_confirm(link=link, side="home")
+    table.table_protocol_confirm(link=link, codes=[link.code_for("home")], side="home")
     match.refresh_from_db()
     assert match.status == "finished"
-    table.table_protocol_confirm(link=link, side="away")
+    table.table_protocol_confirm(link=link, codes=[link.code_for("away")], side="away")
     match.refresh_from_db()
     assert match.status == "confirmed" and match.confirmed_by is None
     confirmations = AuditEntry.objects.filter(action="table_protocol_confirm (table)")
@@ -145,8 +148,8 @@ def test_without_the_setting_the_secretary_submits_as_before(setup):
         propose(link, number, both=True)
     match.refresh_from_db()
     assert (match.status, match.end) == ("finished", "target")
-    table.table_protocol_confirm(link=link, side="home")
-    table.table_protocol_confirm(link=link, side="away")
+    table.table_protocol_confirm(link=link, codes=[link.code_for("home")], side="home")
+    table.table_protocol_confirm(link=link, codes=[link.code_for("away")], side="away")
     match.refresh_from_db()
     assert match.status == "finished"
     services.match_submit(match=match, user=setup["secretary"], expected_version=match.version)

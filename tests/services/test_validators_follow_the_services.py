@@ -236,7 +236,7 @@ def table_link(w):
 
 def table_proposal(w):
     table_link(w)
-    w["proposal"] = table.table_deal_propose(link=w["link"], client_id="p2", side="home", number=2,
+    w["proposal"] = table.table_deal_propose(link=w["link"], codes=[w["link"].code_for("home")], client_id="p2", side="home", number=2,
                                              entry=winning_deal(2, "home"))  # fmt: skip
 
 
@@ -244,7 +244,7 @@ def confirmed_at_the_table_by_home(w):
     table_link(w)
     finished(w)
     Competition.objects.filter(pk=w["league"].pk).update(table_confirmation=True)
-    table.table_protocol_confirm(link=w["link"], side="home")
+    table.table_protocol_confirm(link=w["link"], codes=[w["link"].code_for("home")], side="home")
 
 
 def signup_asked(w):
@@ -274,12 +274,12 @@ SCENARIOS = {
         lambda w: table.table_links_issue_for_round(round=w["live"].round, user=w[A])),
     "a table's last contact": ("table_contact", table_link, lambda w: table.table_contact(link=w["link"])),
     "propose a deal at the table": ("table_deal_propose", table_link,
-        lambda w: table.table_deal_propose(link=w["link"], client_id="p2", side="home", number=2,
+        lambda w: table.table_deal_propose(link=w["link"], codes=[w["link"].code_for("home")], client_id="p2", side="home", number=2,
                                            entry=winning_deal(2, "home"))),
     "agree a deal at the table": ("table_deal_answer", table_proposal,
-        lambda w: table.table_deal_answer(link=w["link"], proposal_id=w["proposal"].pk, side="away", agree=True)),
+        lambda w: table.table_deal_answer(link=w["link"], codes=[w["link"].code_for("away")], proposal_id=w["proposal"].pk, side="away", agree=True)),
     "both sides confirm at the table": ("table_protocol_confirm", confirmed_at_the_table_by_home,
-        lambda w: table.table_protocol_confirm(link=w["link"], side="away")),
+        lambda w: table.table_protocol_confirm(link=w["link"], codes=[w["link"].code_for("away")], side="away")),
     "add a photo of the signed paper": ("match_photo_add", nothing,
         lambda w: services.match_photo_add(match=w["live"], data=photo_bytes(), user=w[A])),
     "delete an unplayed match": ("delete_or_archive", nothing, lambda w: services.delete_or_archive(user=w[A], obj=w["later"])),
