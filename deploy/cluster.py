@@ -238,9 +238,10 @@ class Cluster:
 
     def nginx_conf(self) -> Path:
         upstream = "\n".join(
-            # One failure takes a server out of the rotation for 5 s: a stopped server is skipped
-            # at once instead of being tried by every request.
-            f"        server {HOST}:{port} max_fails=1 fail_timeout=5s;"
+            # Three failed connections within 10 s take a server out of the rotation for 10 s: a
+            # stopped server is soon skipped instead of being tried by every request, and no single
+            # request, however odd, takes a server out (nginx-proxy.conf, proxy_next_upstream).
+            f"        server {HOST}:{port} max_fails=3 fail_timeout=10s;"
             for port in self.app_ports
         )
         text = (DEPLOY_DIR / "nginx.conf.template").read_text()

@@ -14,7 +14,7 @@ import time
 import openpyxl
 import pytest
 
-from .conftest import CSRF_INPUT, Browser, deals_stored, query
+from .conftest import CSRF_INPUT, PASSWORD, Browser, deals_stored, query
 
 # Real servers: `make test-fast` leaves them out.
 pytestmark = pytest.mark.slow
@@ -237,6 +237,47 @@ def stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal(setup):
     assert status == 200 and f">{10 * played}<".encode() in page and f">{5 * played}<".encode() in page
 
 
+def long_addresses_never_take_a_server_out(setup):
+    """A long address is answered or refused (414) by nginx, never a 502: nginx's proxy buffer
+    holds the cache key (the address) and every header the site answers with, and a request line
+    over 4 KB is refused before it reaches an app server (deploy/nginx-proxy.conf). Each long one
+    is sent several times, so both servers get it: with the buffer too small, one of them made
+    nginx take that server out of the rotation and, both out, ordinary visitors got 502s."""
+    cluster = setup.cluster
+    visitor = Browser(setup.proxy)
+    for _ in range(3):
+        status, _, _ = visitor.get("/?x=" + "a" * 3300)
+        assert status == 200, status
+        status, _, page = visitor.get("/accounts/login/?next=/" + "a" * 3000)
+        assert status == 200, status
+        # Too long to be one of the site's addresses: the login does not offer to lead there.
+        assert b'name="next" value=""' in page
+        # A signed-in page asked for with a long query: the way to the login page says where to
+        # come back to in a Location header about three times the address's length ("%" is "%25").
+        status, headers, _ = visitor.get("/my-matches/?x=" + "%" * 3900)
+        assert status == 302 and headers["Location"].startswith("/accounts/login/?next="), status
+        status, _, _ = visitor.get("/?x=" + "a" * 10_000)
+        assert status == 414, status
+
+    # Logging in with such a `next` leads to the usual page, not to a Location of 3 000 characters.
+    browser = Browser(setup.proxy, source="127.0.0.4")
+    _, _, page = browser.get("/accounts/login/")
+    token = CSRF_INPUT.search(page).group(1).decode()
+    status, headers, _ = browser.request(
+        "POST", "/accounts/login/",
+        {"csrfmiddlewaretoken": token, "username": setup.username, "password": PASSWORD, "next": "/" + "a" * 3000},
+    )  # fmt: skip
+    assert status == 302 and headers["Location"] == "/my-matches/", (status, headers.get("Location", "")[:100])
+
+    pages = ["/", "/competitions/", "/clubs/", f"/competitions/{setup.competition}/", f"/matches/{setup.matches[0]}/"]
+    for number in range(20):
+        path = pages[number % len(pages)]
+        status, _, _ = Browser(setup.proxy).get(path)
+        assert status == 200, (path, status)
+    log = (cluster.run_dir / "nginx-error.log").read_text(errors="replace")
+    assert "too big header" not in log and "no live upstreams" not in log, log[-3000:]
+
+
 # In this order: the last one stops server A (and starts it again).
 SCENARIOS = [
     a_deal_saved_through_server_a_shows_at_once_on_server_b,
@@ -244,6 +285,7 @@ SCENARIOS = [
     login_throttling_sees_the_client_behind_the_proxy_and_no_forged_address,
     nginx_keeps_an_anonymous_page_for_its_max_age_and_never_a_signed_in_ones,
     a_redis_restart_is_seen_by_nobody,
+    long_addresses_never_take_a_server_out,
     stopping_server_a_in_the_middle_of_saving_loses_no_confirmed_deal,
 ]
 
