@@ -256,7 +256,7 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
     manage_result = can_manage_result(user, match)
     status = match.status
     played_out = match.end in CLOSED_WITHOUT_PLAY
-    open_for_deals = status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED)
+    open_for_deals = status in Match.DEAL_STATUSES
     return Actions(
         enter=enter and open_for_deals and not state.finished and not played_out,
         start=enter and status in (S.SCHEDULED, S.POSTPONED),
@@ -268,6 +268,6 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
         confirm=status in (S.SUBMITTED, S.FINISHED) and can_confirm(user, match),
         dispute=status in (S.SUBMITTED, S.FINISHED) and can_dispute(user, match),
         reopen=manage_result and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
-        correct=enter and status in (S.IN_PROGRESS, S.FINISHED) and not played_out and match.deal_count > 0,
+        correct=enter and status in Match.CORRECTABLE_STATUSES and not played_out and match.deal_count > 0,
         upload=enter and status in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED) and not played_out,
     )

@@ -140,7 +140,7 @@ def _apply_state(match: Match, state: MatchState, *, deals_before: int = 0) -> N
         match.away_points = _decimal(outcome.away_points)
         match.home_for, match.home_against = outcome.home_for, outcome.home_against
         match.away_for, match.away_against = outcome.away_for, outcome.away_against
-        if match.status in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
+        if match.status in Match.DEAL_STATUSES:
             match.status = S.FINISHED
     else:
         match.end = ""
@@ -256,7 +256,7 @@ def deals_record(
     """
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED):
+    if match.status not in Match.DEAL_STATUSES:
         raise MatchStateError(_("The match is finished; it accepts no further deal."))
     as_read = _field_values(match)
     if match.status != S.IN_PROGRESS:
@@ -361,7 +361,7 @@ def deal_correct(
     """Correct an earlier deal; every later total is recomputed. A reason is required."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.IN_PROGRESS, S.FINISHED):
+    if match.status not in Match.CORRECTABLE_STATUSES:
         raise MatchStateError(
             _("Only a match in progress or finished and not yet submitted can be corrected; reopen it first.")
         )
@@ -407,7 +407,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
     """Remove the last deal (a deal typed by mistake), with a reason."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.IN_PROGRESS, S.FINISHED):
+    if match.status not in Match.CORRECTABLE_STATUSES:
         raise MatchStateError(_("Only a match in progress or finished and not yet submitted can be corrected; reopen it first."))
     if not reason.strip():
         raise MatchStateError(_("Give a reason for the correction."))

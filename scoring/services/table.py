@@ -53,7 +53,7 @@ SIDES = ("home", "away")
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 8
 # The link works while the match is played, and until both sides confirmed the ended protocol.
-LINK_STATUSES = (S.SCHEDULED, S.IN_PROGRESS, S.POSTPONED, S.FINISHED)
+LINK_STATUSES = (*Match.DEAL_STATUSES, S.FINISHED)
 
 
 class TableSide:
