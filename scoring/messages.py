@@ -1,6 +1,6 @@
 """User text for engine problem codes and protocol-file errors, in Swedish and English.
 
-The engine speaks in codes (scoring.engine.problems, RULES.md); this module is the one place that
+The engine speaks in codes (scoring.engine.problems; docs/rules.md, "Checks on a deal" and "Warnings"); this module is the one place that
 turns a code into a sentence. Every message names where the problem is: the deal (giv), the side
 (hemmalaget/bortalaget) and the field, so a secretary copying a paper protocol finds it at once.
 """

@@ -572,7 +572,7 @@ class TeamStanding(models.Model):
 
     Kept by the services (scoring/services/standings.py) in the same transaction that changes a
     result, a competition's settings, its teams or its byes, so a standings page reads these rows
-    instead of adding up the matches (Tabbycat keeps such rows too). What counts is RULES.md's
+    instead of adding up the matches (Tabbycat keeps such rows too). What counts: docs/rules.md, "Which results count"
     (selectors.counting); a table after an earlier round is worked out from the matches.
     """
 

@@ -2,7 +2,7 @@
 
 - A club secretary manages their club's players and teams, the competitions their club organises,
   and the protocols of matches in which their club's team is the home team (the home team keeps the
-  protocol, RULES.md).
+  protocol, docs/rules.md, "Who keeps the protocol").
 - A team captain confirms the protocols of their team's matches, never one they entered themselves;
   for a team without a captain, its club's secretary does.
 
@@ -99,7 +99,7 @@ def can_enter_or_manage(user, match: Match) -> bool:
 
 
 # The clubs whose secretaries keep a match's protocol, as paths from the match: the home club (the
-# home team keeps the protocol, RULES.md) and the organiser. Stated once for the check of one match
+# home team keeps the protocol, docs/rules.md, "Who keeps the protocol") and the organiser. Stated once for the check of one match
 # (can_enter_protocol) and the query of many (protocol_keeper_matches).
 PROTOCOL_KEEPER_CLUBS = ("home_team.club_id", "competition.organiser_id")
 

@@ -144,7 +144,7 @@ class StandingsTable(SiteTable):
 
     def __init__(self, data, *, card_points: str = "totals", caption=None, link_target=None, **kwargs):
         if card_points == "difference":
-            # The Finnish way ranks and shows the difference only (RULES.md, competition presets).
+            # The Finnish way ranks and shows the difference only (docs/rules.md, "Competition presets").
             kwargs.setdefault("exclude", ("card_points_for", "card_points_against"))
         super().__init__(data, **kwargs)
         self.caption = caption

@@ -35,7 +35,7 @@ CARD_VALUES = (
     ("seven-to-four", 5, 32),
     ("black-three", 5, 4),
 )
-# Card points of the whole pack of 108 cards (RULES.md, card values): 1180.
+# Card points of the whole pack of 108 cards (docs/rules.md, "Card values"): 1180.
 PACK_CARD_POINTS = sum(points * count for _kind, points, count in CARD_VALUES)
 # The fewest card points a side can have: the whole pack left in its hands.
 LOWEST_CARD_POINTS = -PACK_CARD_POINTS
@@ -72,7 +72,7 @@ class SideEntry:
     red3: int = 0
     penalty: int = 0
     # None: not written; then a side has melded when it has canastas, positive card points or went
-    # out (RULES.md, protocol file: the default of home_melded/away_melded).
+    # out (docs/rules.md, "Scoring one deal"; docs/protocol-file.md: the default of home_melded/away_melded).
     melded: bool | None = None
     # As written on the paper protocol, optional, checked against the computed numbers.
     written_min: int | None = None
@@ -95,7 +95,7 @@ class DealEntry:
     # Minutes after the match started when the deal was dealt, if the protocol records it.
     dealt_minute: float | None = None
     # The time ran out after this deal ended: no further deal was dealt, and a timed match ended
-    # by the clock (RULES.md, the end of a match; the protocol file's `time_up`).
+    # by the clock (docs/rules.md, "The end of a match"; the protocol file's `time_up`).
     time_up: bool = False
 
     def side(self, side: str) -> SideEntry:
@@ -156,7 +156,7 @@ def side_parts(rules: RuleSet, deal: DealEntry, side: str) -> tuple[int, int, in
     if deal.out == side:
         going_out = rules.concealed_going_out if deal.concealed else rules.going_out
     # A count or a penalty below zero is an error (negative-count) and adds nothing to the score
-    # (RULES.md, scoring one deal): max(0, …), so that the score shown beside the error is the one
+    # (docs/rules.md, "Scoring one deal"): max(0, …), so that the score shown beside the error is the one
     # the deal has without the impossible number.
     canastas = rules.natural_canasta * max(entry.natural, 0) + rules.mixed_canasta * max(entry.mixed, 0)
     return (entry.cards, canastas, red_threes, going_out, -max(entry.penalty, 0))
@@ -211,8 +211,8 @@ def _negative_counts(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -
 
 
 def _going_out_count(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
-    """Exactly one side goes out when the deal ends by going out, none otherwise (RULES.md, how a
-    deal ends)."""
+    """Exactly one side goes out when the deal ends by going out, none otherwise (docs/rules.md, "How a
+    deal ends")."""
     out = deal.out
     end = deal.end or (END_OUT if out else END_STOCK)
     if end == END_OUT:
@@ -282,7 +282,7 @@ def _red_threes(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Seq
 def canasta_limit_passed(
     home_natural: int, home_mixed: int, away_natural: int = 0, away_mixed: int = 0
 ) -> tuple[str | None, dict] | None:
-    """The first limit of two packs that the canastas of both sides pass (RULES.md,
+    """The first limit of two packs that the canastas of both sides pass (docs/rules.md, "Checks on a deal",
     canastas-impossible), as (the side it concerns or None for both, the limit's parameters), or
     None within every limit: per side one meld per rank A–4 (rule 11 b); for both sides the ranks,
     the wild cards, and the cards themselves. The limits are stated here only, for the check and
@@ -373,8 +373,8 @@ def _score_mismatch(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) ->
 
 
 def _clock_not_allowed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) -> Sequence[Problem]:
-    """Only a timed match can end a deal by the clock or run out of time (RULES.md, the end of a
-    match)."""
+    """Only a timed match can end a deal by the clock or run out of time (docs/rules.md, "The end of a
+    match")."""
     if rules.clock_main_minutes is not None:
         return NO_PROBLEMS
     if deal.end == END_CLOCK:
@@ -384,7 +384,7 @@ def _clock_not_allowed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int])
     return NO_PROBLEMS
 
 
-# Every check on a deal alone, once, in the order problems are reported (RULES.md, "Checks on a
+# Every check on a deal alone, once, in the order problems are reported (docs/rules.md, "Checks on a
 # deal"). Each returns NO_PROBLEMS after plain comparisons when the deal passes it, which is the
 # common case, so a clean deal costs a few comparisons per check and builds nothing.
 DEAL_CHECKS = (
@@ -475,7 +475,7 @@ def _melded_assumed(rules: RuleSet, deal: DealEntry, scores: tuple[int, int]) ->
     return problems
 
 
-# Warnings on a deal alone (RULES.md, warnings): the deal is accepted. A written deal score that
+# Warnings on a deal alone (docs/rules.md, "Warnings"): the deal is accepted. A written deal score that
 # is not the computed one is a slip of arithmetic, which rule 35 b lets be corrected at any time:
 # the protocol goes in as written and the computed score counts.
 DEAL_WARNINGS = (_deal_score_high, _score_mismatch, _penalty_unusual, _red_threes_not_counted, _melded_assumed)

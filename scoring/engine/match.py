@@ -11,8 +11,8 @@ after the last deal, between deals (`clock_expired`).
 
 Addition slips are judged by rule 35 b: a written running total is checked against the written
 total before it plus the deal score, so each slip is noted once, where it was made, and an
-opening minimum that follows the written total is right as well. A slip is a warning (RULES.md
-revision 3): the protocol goes in as written and the computed totals count.
+opening minimum that follows the written total is right as well. A slip is a warning (docs/rules.md,
+"Revision 3"): the protocol goes in as written and the computed totals count.
 
 Deals after the end are still scored (so a file check can show them) but carry `after-match-end`;
 the result is the totals at the end.
@@ -40,7 +40,7 @@ from .rules import PointsRules, RuleSet
 
 END_TARGET = "target"
 MATCH_END_CLOCK = "clock"
-# A timed match with more deals than this is unusual (RULES.md, warnings).
+# A timed match with more deals than this is unusual (docs/rules.md, "Warnings").
 MANY_DEALS_IN_TIMED_MATCH = 15
 
 
@@ -269,8 +269,8 @@ def replay(
 
         minute = deal.dealt_minute
         if minute is not None:
-            # A new deal may be dealt only before the main time has run (RULES.md, the end of a
-            # match): at 50:00 it has.
+            # A new deal may be dealt only before the main time has run (docs/rules.md, "The end of a
+            # match"): at 50:00 it has.
             if main_minutes is not None and minute >= main_minutes:
                 errors += (Problem("dealt-after-time", None, "dealt", {"minute": minute, "limit": main_minutes}),)
             if previous_minute is not None and minute < previous_minute:
@@ -288,7 +288,7 @@ def replay(
 
         if end is None:
             # The target first: a deal that reaches it ends the match by the target even when the
-            # clock ended it too (RULES.md, the end of a match).
+            # clock ended it too (docs/rules.md, "The end of a match").
             if home.total >= target or away.total >= target:
                 end = END_TARGET
             elif has_clock and (deal.time_up or deal.end == END_CLOCK):  # only a written end is the clock

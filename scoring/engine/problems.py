@@ -1,6 +1,6 @@
 """Problems found by the checks: stable codes only, never user text.
 
-A Problem names its code (RULES.md, "Checks on a deal"), the side it concerns ("home", "away" or
+A Problem names its code (docs/rules.md, "Checks on a deal"), the side it concerns ("home", "away" or
 None when it concerns the deal or both sides), the field (a column name of the protocol file, such
 as "away_score", or None) and the numbers a message needs (params). `scoring.messages` turns a
 Problem into Swedish or English text.
@@ -34,7 +34,7 @@ ERROR_CODES = (
 )
 
 # Warnings: the deal is accepted; the warning is shown and counted. An arithmetic slip on the
-# paper (score-mismatch, total-mismatch) is one since RULES.md revision 3 (rule 35 b).
+# paper (score-mismatch, total-mismatch) is one since docs/rules.md, "Revision 3" (rule 35 b).
 WARNING_CODES = (
     "deal-score-high",
     "score-mismatch",

@@ -10,7 +10,7 @@ points for a win, a draw and a loss, which card points enter the table, the forf
 award, and the order of tie-breaks.
 
 Both are frozen dataclasses that go to and from plain dicts, so a match can keep a JSON snapshot of
-the rules it was played under (RULES.md: changing a competition must not rescore played matches).
+the rules it was played under (docs/rules.md, "Rule-set presets": changing a competition must not rescore played matches).
 """
 
 from __future__ import annotations

@@ -185,7 +185,7 @@ class ProtocolRow:
     away: SideCells
     end: str
     end_short: str
-    # The minute of the match it was dealt, where the protocol recorded one (RULES.md, `dealt`).
+    # The minute of the match it was dealt, where the protocol recorded one (docs/protocol-file.md, "Rows and columns": `dealt`).
     dealt_minute: float | None = None
 
     @property

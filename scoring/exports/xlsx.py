@@ -6,7 +6,7 @@ numbers stored as numbers, column widths fitted to the content, and a sheet name
 (31 characters at most, none of [ ] : * ? / \\, unique in the workbook). Workbooks are written in
 write-only mode, so a sheet of 100 000 deals streams through without being held in memory.
 
-The match protocol sheet uses the interchange columns of RULES.md (engine protocol_file.deal_rows),
+The match protocol sheet uses the interchange columns of docs/protocol-file.md (engine protocol_file.deal_rows),
 so an exported protocol imports again; the competition's deals sheet has the same columns after the
 match's own (match, round, table, home_team, away_team). In Swedish the deal columns are headed
 and filled in Swedish (Hemma kortpoäng, ja, hemma, talong), which the protocol reader accepts too.
@@ -330,7 +330,7 @@ def match_file_name(match: Match, extension: str) -> str:
 
 
 def match_protocol_csv(match: Match) -> Export:
-    """The protocol as a CSV file in the interchange columns of RULES.md (engine write_csv): the
+    """The protocol as a CSV file in the interchange columns of docs/protocol-file.md (engine write_csv): the
     format the upload and `protocol import` read, for programs other than a spreadsheet."""
     match = protocol_document_match(match.pk)
     state = match_protocol(match).state
@@ -387,7 +387,7 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
             home_cards, home_natural, home_mixed, home_red3, home_penalty, _yes_no(entry.melded("home")),
             away_cards, away_natural, away_mixed, away_red3, away_penalty, _yes_no(entry.melded("away")),
             out, "yes" if concealed else "", entry.effective_end,
-            # The time ran out after the last deal, between deals (RULES.md, the protocol file).
+            # The time ran out after the last deal, between deals (docs/rules.md, "The end of a match").
             "yes" if match_end == "clock" and number == deal_count and end != "clock" else "",
             _minute(minutes_between(started_at, dealt_at)),
             home_min, away_min, home_score, away_score, home_total, away_total,

@@ -1,4 +1,4 @@
-"""The protocol file: the CSV (and xlsx) interchange format of RULES.md, read and written.
+"""The protocol file: the CSV (and xlsx) interchange format of docs/protocol-file.md, read and written.
 
 One row per deal (giv), a header row, columns in any order, unknown columns refused. Reading turns
 the rows into DealEntry values; anything that cannot be read raises ProtocolFileError with a stable
@@ -174,7 +174,7 @@ def _parse_choice(raw: Any, line: int, column: str, choices: Sequence[str]) -> s
 
 
 def _parse_minute(raw: Any, line: int) -> int | None:
-    """The minute of the match a deal was dealt: a whole number from 0 (RULES.md, `dealt`)."""
+    """The minute of the match a deal was dealt: a whole number from 0 (docs/protocol-file.md, "Rows and columns": `dealt`)."""
     minute = parse_number(raw, line, "dealt")
     if minute is not None and minute < 0:
         raise ProtocolFileError("bad-value", line, "dealt", {"value": str(raw)[:40], "expected": "0–60"})
@@ -450,7 +450,7 @@ def read_protocol(data: bytes, filename: str = "") -> list[DealEntry]:
 
 
 def _yes_no(value: bool | None) -> str:
-    """`yes`/`no` as written; empty where the protocol left it to the default (RULES.md), so that
+    """`yes`/`no` as written; empty where the protocol left it to the default (docs/protocol-file.md, "Rows and columns"), so that
     a file written and read again says the same, warnings included."""
     if value is None:
         return ""
@@ -483,7 +483,7 @@ def deal_rows(state: MatchState) -> list[list[Any]]:
     """The rows of a protocol file for a replayed match, numbers as numbers, header first.
 
     The minimums, deal scores and running totals are the protocol's as written where it wrote them
-    (rule 35 b, RULES.md revision 3: the paper goes in as written). Where it wrote none, the
+    (rule 35 b, docs/rules.md, "Revision 3": the paper goes in as written). Where it wrote none, the
     minimum and the deal score are the computed ones and the running total carries on from the
     total before it as the protocol has it, as the paper would have been added up: so a file
     exported and read again has the same notes, at the same deals, and without a slip every number

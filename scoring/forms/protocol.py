@@ -2,7 +2,7 @@
 the small forms of the match lifecycle (start, walk over, postpone, void, submit, confirm, reopen,
 upload a protocol file).
 
-Field names are the protocol file's column names (RULES.md: home_cards, away_natural, out, end …),
+Field names are the protocol file's column names (docs/protocol-file.md: home_cards, away_natural, out, end …),
 so a Problem from the engine, which names its field by column, lands next to the input it concerns.
 Counts left empty mean 0; the form turns what was typed into the engine's DealEntry and never
 computes a score itself.
@@ -87,7 +87,7 @@ class ProtocolNumberField(forms.Field):
 
 
 class MinuteField(ProtocolNumberField):
-    """The minute of the match a deal was dealt (RULES.md, the protocol file's `dealt`)."""
+    """The minute of the match a deal was dealt (docs/protocol-file.md, "Rows and columns": `dealt`)."""
 
     default_error_messages = {"negative": _("Write the minute of the match, counted from 0 when it started.")}
 

@@ -4,7 +4,7 @@ import FILE --match ID [--user NAME] [--reason TEXT]
     Replaces the match's deals with the file's, all or nothing (services.match_import_deals).
     Exit 0 saved, 1 the file has errors (nothing saved, the problems printed), 2 unreadable.
 export --match ID [--format csv|xlsx|pdf] [-o FILE]
-    The interchange format of RULES.md (CSV or xlsx, re-importable) or the official PDF protocol.
+    The interchange format of docs/protocol-file.md (CSV or xlsx, re-importable) or the official PDF protocol.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Matches keep the points rules they were counted under, as they keep their rule set: changing a
-competition's points rules never rescores a match already started (RULES.md). Matches started
+competition's points rules never rescores a match already started (docs/rules.md, "Rule-set presets"). Matches started
 before this migration take their competition's points rules of today, the best record there is."""
 
 from django.db import migrations, models

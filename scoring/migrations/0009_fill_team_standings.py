@@ -13,7 +13,7 @@ PRESET_BYE_AND_WIN = {"sv-serie": ("none", 1), "fi-liitto": ("none", 2)}
 
 
 def _bye_scores_a_win(competition):
-    """Whether a bye scores as a won match (RULES.md, competition presets: default nothing), and
+    """Whether a bye scores as a won match (docs/rules.md, "Byes": default nothing), and
     the points for a win: the competition's overrides over its preset."""
     bye, win = PRESET_BYE_AND_WIN.get(competition.points_key, ("none", 1))
     overrides = competition.points_overrides or {}

@@ -4,7 +4,7 @@ through the engine, under the rules the match is played by.
 Every page and document that shows a played protocol takes it from `match_protocol()`: the public
 match page, the secretary's protocol page, the captain's confirmation view, the PDF and the
 workbook. Its *notes* (`MatchProtocol.notes`, `ProtocolDeal.notes`) are the one list of what the
-engine found in the stored deals, each at the deal where it sits: the warnings of RULES.md (an
+engine found in the stored deals, each at the deal where it sits: the warnings of docs/rules.md, "Warnings" (an
 arithmetic slip among them since revision 3) and any error a correction of an earlier deal has left
 on a later one. Every view shows that list, worded by `scoring.messages.problem_message`. The numbers are raw (int, Decimal); how they look is the template filters' business
 (scoring.templatetags.public_format, one number formatter). `status_text()` is the one way a
@@ -69,7 +69,7 @@ class ProtocolDeal:
     number: int
     deal_id: int
     dealt_at: datetime | None
-    # The minute of the match it was dealt (RULES.md, the protocol file's `dealt`).
+    # The minute of the match it was dealt (docs/protocol-file.md, "Rows and columns": `dealt`).
     dealt_minute: float | None
     home: ProtocolSide
     away: ProtocolSide
@@ -304,7 +304,7 @@ def status_text(match: Match) -> str:
 def end_text(protocol: MatchProtocol) -> str:
     """How the match ended, or where it stands, in one sentence: the page and the printed protocol
     say it alike. Who won is result_text(); only a walk over names the winner here, its award being
-    the way it ended (RULES.md, walk over)."""
+    the way it ended (docs/rules.md, "Forfeits")."""
     match, state = protocol.match, protocol.state
     End = Match.End
     if match.status == S.VOID or match.end == End.ABANDONED:

@@ -4,7 +4,7 @@ A ranking list sums the final results (selectors.rating.final_q) of public compe
 season, competition kind and club: per player (the two players of a team's pair each get the
 match; a substitute is not counted, as in the rating) or per pair (team). Walk overs count as in
 the tables, with their award; the rating leaves them out. Rows are ranked the way the Swedish
-series rank ("det är vinst och kortpoäng som räknas", RULES.md, competition presets): match points,
+series rank ("det är vinst och kortpoäng som räknas", docs/rules.md, "Competition presets"): match points,
 then card points for, by the engine's standings ranking; equal rows share a rank ("3=").
 
 The figures are SQL aggregates (one query per side and pair member for players, one per side for

@@ -94,7 +94,7 @@ class TableState:
     @property
     def offers_time_up(self) -> bool:
         """"The time ran out between deals" is offered once no new deal may be dealt: after the
-        round's main signal (RULES.md, the end of a match: a deal that ends after the main time ends
+        round's main signal (docs/rules.md, "The end of a match": a deal that ends after the main time ends
         the match too), and so after the final signal. "Ended by the final signal" (end = clock),
         in the deal's fields, waits for the final signal."""
         return self.main_signal_passed and self.accepts_deals and self.match.deal_count > 0

@@ -152,7 +152,7 @@ def _apply_state(match: Match, state: MatchState, *, deals_before: int = 0) -> N
 
 
 def _snapshot_rules(match: Match) -> None:
-    """The rules a match is played and counted under, taken when it starts (RULES.md: changing a
+    """The rules a match is played and counted under, taken when it starts (docs/rules.md, "Rule-set presets": changing a
     competition's rules must not silently rescore finished matches)."""
     if not match.rules_snapshot:
         match.rules_snapshot = match.competition.rules.to_dict()
@@ -429,7 +429,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
 
 @transaction.atomic
 def match_declare_clock(*, match: Match, user, expected_version: int | None) -> Match:
-    """The final signal came between deals: the match ends as it stands (RULES.md, The end of a match)."""
+    """The final signal came between deals: the match ends as it stands (docs/rules.md, "The end of a match")."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
     if not match.rules.has_clock:
@@ -685,7 +685,7 @@ def match_import_deals(
     before = {"deals": [deal_snapshot(deal) for deal in match.deals.all()], "match": match_snapshot(match)}
     entries = list(entries)
     # `time_up` on the last deal: the time ran out between deals, as the page's "time ran out"
-    # records it (RULES.md, the end of a match); on an earlier deal the deals after it are refused
+    # records it (docs/rules.md, "The end of a match"); on an earlier deal the deals after it are refused
     # (after-match-end).
     match.clock_expired = bool(entries) and entries[-1].time_up and match.rules.has_clock
     state = _replay(match, entries)

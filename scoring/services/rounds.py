@@ -1,6 +1,6 @@
 """Services for a round (omgång): the hall clock of a timed round.
 
-The hall clock is the room's common clock for a round played on time (RULES.md, The end of a match: no new deal after
+The hall clock is the room's common clock for a round played on time (docs/rules.md, "The end of a match": no new deal after
 the main signal at 50 minutes, play stops at the final signal at 60). A secretary starts it when the
 round begins; the public hall clock page counts down from `Round.clock_started_at`. Starting it is
 logged in the audit log, as every change that bears on results is.

@@ -179,7 +179,7 @@ def schedule_generate_league(
             byes.append(Bye(round=round_, team=item.bye))
     Match.objects.bulk_create(matches)
     Bye.objects.bulk_create(byes)
-    standings_refresh(competition=competition)  # a bye may score (RULES.md, Competition presets)
+    standings_refresh(competition=competition)  # a bye may score (docs/rules.md, "Byes")
     audit_log(
         match=None, user=user, action="schedule_generate", object_type="competition",
         object_id=competition.pk, before={"matches": before},
@@ -293,7 +293,7 @@ def fixtures_import(*, competition: Competition, user, data: bytes | str) -> lis
         byes.extend(Bye(round=rounds[number], team=team) for team in field if team.pk not in playing)
     Match.objects.bulk_create(matches)
     Bye.objects.bulk_create(byes)
-    standings_refresh(competition=competition)  # a bye may score (RULES.md, Competition presets)
+    standings_refresh(competition=competition)  # a bye may score (docs/rules.md, "Byes")
     audit_log(
         match=None, user=user, action="fixtures_import", object_type="competition",
         object_id=competition.pk, before={"matches": before},

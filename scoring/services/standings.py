@@ -22,8 +22,8 @@ S = Match.Status
 
 
 def standing_part(match: Match) -> tuple:
-    """What a match gives the competition's table: whether its result counts (RULES.md, which
-    results count: selectors.counting.counted_q), and the result. Byes count by their round's
+    """What a match gives the competition's table: whether its result counts (docs/rules.md, "Which
+    results count": selectors.counting.counted_q), and the result. Byes count by their round's
     results, so the round is part of it."""
     competition = match.competition
     if competition.requires_confirmation:

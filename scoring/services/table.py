@@ -5,7 +5,7 @@ services.photos).
 Terms: a *table link* is `/t/<code>/`; who holds it acts for the players at that table, without an
 account (`TableSide`, which the permissions know: scoring.permissions.holds_table_link). A
 *proposal* (TableDeal) is what one side typed: the next deal, a correction of the last deal
-(rule 35) or "time ran out between deals" (RULES.md, the end of a match). It changes the protocol
+(rule 35) or "time ran out between deals" (docs/rules.md, "The end of a match"). It changes the protocol
 only when the other side agrees, and then through the deal services of scoring.services.matches
 (deals_record, deal_correct, match_declare_clock), whose checks are the ones the secretary's page
 gets: nothing is checked twice in two ways. A proposal carries an id made on the device

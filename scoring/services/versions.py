@@ -1,5 +1,5 @@
 """The versions the public pages' validators are made of, moved by the services in their own
-transactions (DESIGN.md, "Keeping pages is HTTP's job").
+transactions (docs/architecture.md, "What is kept (caching)").
 
 Every service that changes something a public page or document shows calls one of these before it
 returns, inside its transaction, so the new version is committed with the change or not at all:

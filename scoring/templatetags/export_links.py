@@ -44,7 +44,7 @@ def match_links(match) -> list[DownloadLink]:
     return [
         _pdf(reverse("scoring:match-protocol-pdf", args=[match.pk]), _("Protocol to print and sign")),
         _xlsx(reverse("scoring:match-protocol-xlsx", args=[match.pk]), _("Protocol as a spreadsheet")),
-        # The format the upload reads (RULES.md, the protocol file), offered wherever the upload is.
+        # The format the upload reads (docs/protocol-file.md), offered wherever the upload is.
         DownloadLink(
             reverse("scoring:match-protocol-csv", args=[match.pk]),
             _("Protocol in the upload file format"),

@@ -6,7 +6,7 @@ confirms. Saving replaces the match's deals, all or nothing (services.match_impo
 The file is read once, in the first step. What was read (the deals) travels with the confirmation
 form, signed (django.core.signing) together with the match and the rules it was checked under:
 nothing is kept on the server, the deals cannot be changed on the way, and the save refuses them
-when the match changed meanwhile (its version) or the rules it counts under did (RULES.md: a match
+when the match changed meanwhile (its version) or the rules it counts under did (docs/rules.md, "Rule-set presets": a match
 is scored by its competition's rules). A workbook exported from another match (its facts sheet
 names other teams, another round or competition) is shown as such, and saved only when the
 secretary says it belongs here all the same.

@@ -1,4 +1,4 @@
-"""HTTP keeps the public pages (DESIGN.md, "Keeping pages is HTTP's job").
+"""HTTP keeps the public pages (docs/architecture.md, "What is kept (caching)").
 
 Every public page, live part, feed, calendar, embed and document is named below with the versions
 it is drawn from (scoring.selectors.versions, moved by the services in their transactions). Its

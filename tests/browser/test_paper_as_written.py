@@ -1,4 +1,4 @@
-"""RULES.md revision 3 in the browser: a paper protocol with a running total written 5 too high at
+"""docs/rules.md, "Revision 3", in the browser: a paper protocol with a running total written 5 too high at
 deal 2 (1 500 for 1 495), typed deal by deal on a phone (390 px) with the paper's later totals and
 minimums, which carry the slip on. The live check notes the slip while it is typed and refuses
 nothing; every deal saves; the sheet then shows one note, at deal 2 (rule 35 b)."""

@@ -1,4 +1,4 @@
-"""`python manage.py protocol check FILE [--rules KEY] [--points KEY] [--json]` (RULES.md, "The
+"""`python manage.py protocol check FILE [--rules KEY] [--points KEY] [--json]` (docs/rules.md, "The
 protocol file"): exit status, the JSON report's exact schema, the presets it is told to use, and a
 readable Swedish text report. Run as a subprocess, as a secretary or a script would, so the exit
 status and the separate stdout and stderr are the real ones."""
@@ -18,11 +18,11 @@ from openpyxl import Workbook
 MANAGE_PY = Path(__file__).resolve().parents[2] / "manage.py"
 
 HEADER = "deal,home_cards,home_natural,away_cards,away_natural,out,home_score,away_score"
-# RULES.md's example deal: home goes out with a natural canasta (185 + 500 + 100 = 785), away -40
+# The worked example of docs/rules.md, "Scoring one deal": home goes out with a natural canasta (185 + 500 + 100 = 785), away -40
 # but written as -45.
-# A written slip is a warning (RULES.md revision 3, rule 35 b): the file goes in.
+# A written slip is a warning (docs/rules.md, "Revision 3"; rule 35 b): the file goes in.
 RULES_EXAMPLE = "\n".join([HEADER, "1,185,1,-40,0,home,785,-45"]) + "\n"
-# RULES.md's JSON example: away card points -42 (not a multiple of 5, an error) and the home deal
+# The JSON example of docs/protocol-file.md: away card points -42 (not a multiple of 5, an error) and the home deal
 # score written 780 for 785 (a warning).
 ERROR_EXAMPLE = "\n".join([HEADER, "1,185,1,-42,0,home,780,-42"]) + "\n"
 CLEAN = "\n".join([HEADER, "1,185,1,-40,0,home,785,-40", "2,300,1,120,0,,800,120"]) + "\n"
@@ -352,7 +352,7 @@ def test_text_report_names_deal_side_and_field_of_an_error(tmp_path):
 
 
 def test_a_slip_is_a_warning_that_goes_in(tmp_path):
-    """RULES.md revision 3: a written deal score that is not the computed one is noted, the
+    """docs/rules.md, "Revision 3": a written deal score that is not the computed one is noted, the
     computed score counts, and the exit status is 0."""
     status, report = run_json(tmp_path, RULES_EXAMPLE)
     assert status == 0
@@ -367,7 +367,7 @@ def test_a_slip_is_a_warning_that_goes_in(tmp_path):
 
 
 def test_a_negative_natural_count_adds_nothing(tmp_path):
-    """RULES.md: a count below zero is negative-count and adds nothing (the second statement of
+    """docs/rules.md, "Scoring one deal": a count below zero is negative-count and adds nothing (the second statement of
     the checks that replay once asked first scored this -500)."""
     status, report = run_json(tmp_path, "deal,home_cards,away_cards,home_natural\n1,0,0,-1\n")
     assert status == 1

@@ -67,7 +67,7 @@ def test_export_then_import_gives_the_same_deals(tmp_path, fmt):
 
 
 def test_import_of_a_file_with_slips_of_arithmetic_saves_it_as_written(tmp_path, capsys):
-    """RULES.md revision 3: a written deal score or running total that does not add up is noted,
+    """docs/rules.md, "Revision 3": a written deal score or running total that does not add up is noted,
     not refused (rule 35 b); the computed numbers count and the written ones are kept."""
     match = f.protocol_setup()["match"]
     path = tmp_path / "p.csv"

@@ -1,4 +1,4 @@
-"""RULES.md revision 2 through the file paths: `time_up` and `dealt` in `protocol check`, `protocol
+"""docs/rules.md, "Revision 2", through the file paths: `time_up` and `dealt` in `protocol check`, `protocol
 import` and the upload, many files checked at once, and the new warnings wherever a protocol is
 shown (the check report, the protocol page, the captain's view and the official protocol PDF)."""
 

@@ -1,5 +1,5 @@
 """Over arbitrary integers, not only legal deals: the engine accepts a deal exactly when every
-check of RULES.md ("Checks on a deal"), written out again here from the text, passes.
+check of docs/rules.md, "Checks on a deal", written out again here from the text, passes.
 
 The engine states each check once (deal.DEAL_CHECKS, deal.DEAL_WARNINGS), and replay runs them
 for every deal; these properties are what would catch a check, or the score, drifting from the
@@ -82,7 +82,7 @@ def test_the_engine_accepts_exactly_what_rules_md_accepts(rules, deal):
 
 
 def score_by_rules_md(rules, deal: DealEntry, side: str) -> int:
-    """RULES.md, scoring one deal, written out again: a count or a penalty below zero adds nothing."""
+    """docs/rules.md, "Scoring one deal", written out again: a count or a penalty below zero adds nothing."""
     entry = getattr(deal, side)
     natural, mixed, red3, penalty = (max(value, 0) for value in (entry.natural, entry.mixed, entry.red3, entry.penalty))
     score = entry.cards + 500 * natural + 300 * mixed - penalty
@@ -101,7 +101,7 @@ def score_by_rules_md(rules, deal: DealEntry, side: str) -> int:
 @settings(max_examples=1000, deadline=None)
 @given(rules=st.sampled_from(RULE_SETS), deal=deals)
 def test_every_deal_scores_as_rules_md_says_and_replay_runs_every_check(rules, deal):
-    """The score of any deal, legal or not, is RULES.md's (a negative count adds nothing), and a
+    """The score of any deal, legal or not, is the one of docs/rules.md, "Scoring one deal" (a negative count adds nothing), and a
     replay reports exactly what the deal's checks and warnings find, errors and warnings apart."""
     expected = (score_by_rules_md(rules, deal, "home"), score_by_rules_md(rules, deal, "away"))
     assert deal_scores(rules, deal) == expected

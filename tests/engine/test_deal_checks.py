@@ -1,9 +1,9 @@
-"""Every check code of RULES.md ("Checks on a deal") on a deal that triggers it, with the side and the
+"""Every check code of docs/rules.md, "Checks on a deal", on a deal that triggers it, with the side and the
 field (protocol column names), and a near miss that is clean.
 
 Checks that need the match (opening-minimum, after-match-end, dealt-after-time and the warnings
 total-mismatch, many-deals, deals-out-of-order) are in test_match.py. score-mismatch is a warning of
-the deal alone since RULES.md revision 3: the deal is accepted as written (rule 35 b).
+the deal alone since docs/rules.md, "Revision 3": the deal is accepted as written (rule 35 b).
 """
 
 from __future__ import annotations
@@ -201,7 +201,7 @@ def test_a_negative_penalty_in_hundreds_is_only_an_error():
 )
 @pytest.mark.parametrize("rules", [SV_TAVLING, INTERNATIONELL, SV_HEM], ids=lambda rules: rules.key)
 def test_a_negative_count_is_an_error_and_adds_nothing(rules, home, away, field):
-    """RULES.md, scoring one deal: a count below zero is `negative-count` and adds nothing to the
+    """docs/rules.md, "Scoring one deal": a count below zero is `negative-count` and adds nothing to the
     score (a second statement of the checks once scored `1,0,0,-1` as -500)."""
     entry = deal(home, away, end="stock")
     assert ("negative-count", field) in {(p.code, p.field) for p in check_deal(rules, entry)}

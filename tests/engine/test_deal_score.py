@@ -1,4 +1,4 @@
-"""Scoring one deal (RULES.md, "Scoring one deal", rule 34 b) and the worked examples."""
+"""Scoring one deal (docs/rules.md, "Scoring one deal", rule 34 b) and the worked examples."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def test_worked_example_opening_from_the_home_play_rules():
 
 
 def test_red_threes_card_value_is_not_in_card_values():
-    # A black three is worth 5; red threes have no card value (RULES.md, card values).
+    # A black three is worth 5; red threes have no card value (docs/rules.md, "Card values").
     assert card_value(["3B"]) == 5
     full_pack = (
         ["JOKER"] * 4 + ["2"] * 8 + ["A"] * 8

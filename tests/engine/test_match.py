@@ -1,4 +1,4 @@
-"""Replaying a match (RULES.md, "The end of a match", the match-level checks and warnings, and how a
+"""Replaying a match (docs/rules.md, "The end of a match", the match-level checks and warnings, and how a
 match counts: played_outcome and forfeit_outcome)."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def test_a_wrong_deal_score_is_reported_once_and_the_computed_totals_count():
         clean_deal(2, home={"cards": 285, "natural": 1, "total": 1765}, away={"cards": -40, "total": -80}),
         clean_deal(3, home={"cards": 285, "natural": 1, "total": 2650}, away={"cards": -40, "total": -120}),
     ]
-    # A warning since RULES.md revision 3: every deal goes in as written.
+    # A warning since docs/rules.md, "Revision 3": every deal goes in as written.
     state = replay(SV_TAVLING, deals)
     assert problems_of(state.deals[0], "warnings") == {("score-mismatch", "home", "home_score")}
     assert problems_of(state.deals[1], "warnings") == set()

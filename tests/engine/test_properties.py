@@ -4,7 +4,7 @@ Deals are generated LEGAL by construction from card counts: how many natural and
 side has within what two packs allow, card points as multiples of 5 within the pack's 1180, a side
 that went out holding at least the least value of its canastas, a side that has not melded holding
 no canasta and no positive card points, at most four red threes in all. Such deals must never be
-rejected; matches of them must add up, end exactly where RULES.md says, and survive a trip through
+rejected; matches of them must add up, end exactly where docs/rules.md, "The end of a match", says, and survive a trip through
 the CSV format unchanged.
 """
 
@@ -173,7 +173,7 @@ def test_writing_the_right_score_stays_clean_and_a_wrong_one_is_caught(case):
     assert check_deal(rules, right) == []
     assert "score-mismatch" not in {p.code for p in deal_warnings(rules, right)}
     wrong = replace(deal, away=replace(deal.away, written_score=score.away.score + 5))
-    # A warning (RULES.md revision 3): the deal is accepted as written.
+    # A warning (docs/rules.md, "Revision 3"): the deal is accepted as written.
     assert check_deal(rules, wrong) == []
     slips = [(p.code, p.side, p.field) for p in deal_warnings(rules, wrong) if p.code == "score-mismatch"]
     assert slips == [("score-mismatch", "away", "away_score")]
@@ -354,7 +354,7 @@ opening_tables = st.lists(
 
 
 def table_minimum(table, total: int) -> int:
-    """The opening-minimum table read step by step (RULES.md): the last step whose lower bound the
+    """The opening-minimum table read step by step (docs/rules.md, "Rule-set presets"): the last step whose lower bound the
     total reaches before the first it does not, the first step's minimum if none."""
     minimum = table[0][1]
     for lower_bound, step_minimum in table:

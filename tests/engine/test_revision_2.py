@@ -1,4 +1,4 @@
-"""RULES.md revision 2, case by case: the partner's hand, rule 35 b (each addition slip reported
+"""docs/rules.md, "Revision 2", case by case: the partner's hand, rule 35 b (each addition slip reported
 once, where it was made; the opening minimum by the written total is right too), `time_up` and the
 clock, the card count of canastas-impossible, and the warnings with their codes."""
 

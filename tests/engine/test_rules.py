@@ -1,4 +1,4 @@
-"""Rule-set and competition presets (RULES.md, "Rule-set presets", "Competition presets")."""
+"""Rule-set and competition presets (docs/rules.md, "Rule-set presets", "Competition presets")."""
 
 from __future__ import annotations
 

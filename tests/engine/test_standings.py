@@ -1,4 +1,4 @@
-"""Standings (RULES.md, "Match points and standings"): each metric, head-to-head among the tied teams
+"""Standings (docs/rules.md, "Match points and standings"): each metric, head-to-head among the tied teams
 only, three-way ties, shared ranks ("3="), Swedish name order."""
 
 from __future__ import annotations

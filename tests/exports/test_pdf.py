@@ -228,7 +228,7 @@ def test_standings_after_a_round(played, english):
 
 
 def test_match_protocol_prints_the_minute_each_deal_was_dealt_where_recorded(played, english):
-    """Timed matches may record when each deal was dealt (RULES.md, `dealt`): the official protocol
+    """Timed matches may record when each deal was dealt (docs/protocol-file.md, "Rows and columns": `dealt`): the official protocol
     prints it in a column after the deal's number; a deal without one leaves its cell empty."""
     from datetime import timedelta
 

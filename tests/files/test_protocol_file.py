@@ -1,4 +1,4 @@
-"""The protocol file (RULES.md, "The protocol file"): reading CSV and xlsx, every ProtocolFileError
+"""The protocol file (docs/protocol-file.md): reading CSV and xlsx, every ProtocolFileError
 code with its line and column, and writing a file that reads back the same."""
 
 from __future__ import annotations
@@ -355,7 +355,7 @@ def test_written_file_shows_the_engines_numbers():
     assert record["home_total"] == "1870"
     assert record["away_total"] == "-80"
     assert record["concealed"] == "yes"
-    # `melded` as written: left to the default here, so empty (RULES.md, the protocol file).
+    # `melded` as written: left to the default here, so empty (docs/protocol-file.md, "Rows and columns").
     assert record["home_melded"] == "" and record["away_melded"] == ""
     assert dict(zip(header, first))["concealed"] == ""
     assert record["time_up"] == "" and record["dealt"] == ""
@@ -371,7 +371,7 @@ def test_written_file_marks_time_up_where_the_clock_ended_the_match_between_deal
         assert (again.end, again.end_deal, again.winner) == ("clock", 2, "home")
 
 
-# -- words in any letter case and in Swedish (RULES.md revision 3) ------------------------------
+# -- words in any letter case and in Swedish (docs/rules.md, "Revision 3") ------------------------------
 
 ANY_CASE = """deal,home_cards,home_natural,away_cards,away_natural,out,concealed,end,time_up,home_melded,away_melded
 1,285,1,-40,0, HEMMA ,JA,UTGÅNG,,Yes,NEJ
@@ -390,7 +390,7 @@ AS_ENGLISH = """deal,home_cards,home_natural,away_cards,away_natural,out,conceal
 
 
 def test_words_are_read_in_any_letter_case_and_in_swedish():
-    """RULES.md, the protocol file: words in any letter case with spaces around them ignored; ja,
+    """docs/protocol-file.md, "Rows and columns": words in any letter case with spaces around them ignored; ja,
     nej, j, x; hemma/borta, utgång/talong/klockan; headings in any letter case too."""
     assert read_csv(ANY_CASE) == read_csv(AS_ENGLISH)
     assert read_csv(ANY_CASE.replace("deal,home_cards", "Deal,HOME_CARDS", 1)) == read_csv(AS_ENGLISH)

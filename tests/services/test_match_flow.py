@@ -80,7 +80,7 @@ def test_the_clock_between_deals_ends_a_timed_match():
     assert match.status == Match.Status.FINISHED and match.end == "clock" and match.winner == "away"
 
 
-# -- a match is counted by the points rules it was played under (RULES.md) -----------------------
+# -- a match is counted by the points rules it was played under (docs/rules.md, "Rule-set presets") -----------------------
 
 
 def _change_points(competition, key, **overrides):

@@ -14,7 +14,7 @@ SV_TAVLING = get_rules("sv-tavling")
 INTERNATIONELL = get_rules("internationell-1951")
 SV_HEM = get_rules("sv-hem")
 
-# Card values of RULES.md (rule 12), for the worked examples.
+# Card values (docs/rules.md, "Card values"; rule 12), for the worked examples.
 CARD_VALUES = {
     "JOKER": 50,
     "A": 20,

@@ -1,4 +1,4 @@
-"""RULES.md revision 3 through the site: the paper goes in as written (rule 35 b), and its notes are
+"""docs/rules.md, "Revision 3", through the site: the paper goes in as written (rule 35 b), and its notes are
 one list, the same on every view.
 
 - A protocol typed deal by deal on the protocol page, with a running total written 5 too high at

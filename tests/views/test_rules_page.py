@@ -84,7 +84,7 @@ def tables(client, key: str, language: str = "en") -> tuple[str, dict[str, list[
 
 
 def expected_opening(rules) -> list[tuple[str, str]]:
-    """RULES.md's notation: below 0 · 0–1 495 · 1 500–2 995 · 3 000 and more (totals are multiples of 5)."""
+    """The notation of docs/rules.md, "Rule-set presets": below 0 · 0–1 495 · 1 500–2 995 · 3 000 and more (totals are multiples of 5)."""
     bounds = [low for low, _minimum in rules.opening_table]
     rows = []
     for index, (low, minimum) in enumerate(rules.opening_table):

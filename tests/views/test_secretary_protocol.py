@@ -207,7 +207,7 @@ def test_a_deal_dealt_after_the_main_time_is_refused_by_its_minute(client, s):
 
 
 def test_a_written_total_that_differs_is_saved_as_written_with_one_note(client, s):
-    """RULES.md revision 3 (rule 35 b): an addition slip is noted, not refused."""
+    """docs/rules.md, "Revision 3" (rule 35 b): an addition slip is noted, not refused."""
     match = s["match"]
     page = client.get(protocol(match)).content.decode()
     # The written columns stand in each side's fields in the paper's order, never folded away.
@@ -574,7 +574,7 @@ def test_red_threes_say_they_count_nothing_where_the_rules_do_not_count_them(cli
 
 def test_the_red_three_hint_and_its_warning_say_the_same(client, s):
     """The hint under the field and the warning when red threes are written agree: they count
-    nothing and need not be written (RULES.md, red-threes-not-counted); neither asks for them."""
+    nothing and need not be written (docs/rules.md, "Warnings": red-threes-not-counted); neither asks for them."""
     match = s["match"]
     page = client.get(protocol(match)).content.decode()
     html = client.post(

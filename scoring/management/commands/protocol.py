@@ -1,7 +1,7 @@
 """`python manage.py protocol check|import|export`: protocol files from the command line.
 
 `check FILE [FILE …] [--rules KEY] [--points KEY] [--json]` reads protocol files (CSV or xlsx,
-RULES.md; a folder stands for the protocol files in it and its subfolders) and checks them with the
+docs/protocol-file.md; a folder stands for the protocol files in it and its subfolders) and checks them with the
 engine without touching the database. One file gets the whole report; several get one summary line
 each and the totals (`--json`: one object per line, then one with the totals), so a federation
 secretary checks a season's protocols in one command. Exit status: 0 no error, 1 a file has errors,
@@ -51,7 +51,7 @@ def _problem_dicts(problems, number: int, language: str) -> list[dict[str, Any]]
 
 
 def check_report(state: MatchState, rules_key: str) -> dict[str, Any]:
-    """The JSON object of RULES.md ("The protocol file")."""
+    """The JSON object of docs/protocol-file.md, "`protocol check --json`"."""
     language = translation.get_language()
     deals = [
         {
