@@ -6,11 +6,13 @@ contact). The numbers are the engine's, through the protocol's one read model (s
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone as dt_timezone
 
 from django.db.models import Count, Max, Q
-from django.utils import timezone
+from django.core.cache import caches
+from django.utils import timezone, translation
 
 from scoring.models import Deal, Match, MatchPhoto, Round, TableDeal, TableLink
 
@@ -111,6 +113,44 @@ class TableState:
         return self.protocol.deals[-1]
 
 
+# When each table last asked for its state: kept in the cache, not the database, so that an open
+# table page's poll writes no row (the posts keep TableLink.last_contact_at).
+CONTACT_KEY = "table-contact:{pk}"
+CONTACT_SECONDS = 24 * 60 * 60
+
+
+def table_contact_note(link: TableLink) -> None:
+    caches["default"].set(CONTACT_KEY.format(pk=link.pk), timezone.now().timestamp(), CONTACT_SECONDS)
+
+
+def table_contacts(links) -> dict[int, datetime]:
+    keys = {CONTACT_KEY.format(pk=link.pk): link.pk for link in links}
+    found = caches["default"].get_many(list(keys))
+    return {keys[key]: datetime.fromtimestamp(stamp, tz=dt_timezone.utc) for key, stamp in found.items()}
+
+
+def table_state_tag(link: TableLink, sides_held) -> str:
+    """The validator of a table's state as a device sees it: it moves when the match moves (its
+    version: every deal, correction, end), when a proposal of the table is made, answered or
+    settled, when a side confirms, when the hall clock passes a signal, and with the sides the
+    device holds a code for. One query; the engine does not run for it."""
+    match = link.match
+    proposals = TableDeal.objects.filter(match=match).aggregate(
+        count=Count("id"), last=Max("id"), decided=Max("decided_at"), settled=Max("settled_at")
+    )
+    clock = hall_clock(match.round) if match.round_id else None
+    now = timezone.now()
+    phase = ""
+    if clock and clock.started_at:
+        phase = f"{clock.started_at.timestamp()}:{int(clock.main_signal_at <= now)}{int(clock.final_signal_at <= now)}"
+    parts = (
+        match.version, match.status, proposals["count"], proposals["last"], proposals["decided"], proposals["settled"],
+        link.home_confirmed_at, link.away_confirmed_at, link.withdrawn_at, phase, "".join(sorted(sides_held)),
+        translation.get_language(),
+    )  # fmt: skip
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
 def table_state(link: TableLink) -> TableState:
     match = link.match
     proposals = list(TableDeal.objects.filter(match=match).exclude(status=P.AGREED).order_by("-created_at", "-id")[:20])
@@ -149,6 +189,7 @@ def round_tables(round_: Round) -> list[TableRow]:
     """Every match of the round, by table, with its table's figures: a few queries for the round."""
     matches = list(round_matches(round_))
     links = round_table_links(round_)
+    polled = table_contacts(links.values())
     counts = {
         row["match_id"]: row
         for row in TableDeal.objects.filter(match__round=round_)
@@ -167,7 +208,7 @@ def round_tables(round_: Round) -> list[TableRow]:
     for match in matches:
         link = links.get(match.pk)
         figures = counts.get(match.pk, {})
-        contacts = [t for t in (link.last_contact_at if link else None, figures.get("last")) if t]
+        contacts = [t for t in (link.last_contact_at if link else None, figures.get("last"), polled.get(link.pk) if link else None) if t]
         rows.append(
             TableRow(
                 match=match,

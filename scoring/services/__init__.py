@@ -108,14 +108,13 @@ from .individual import individual_pair_round, individual_signup  # noqa: E402
 __all__ += ["individual_pair_round", "individual_signup"]
 
 # entry at the table: the table link, deals proposed and agreed there; photos of the signed paper
-from .photos import PHOTO_MAX_BYTES, match_photo_add  # noqa: E402
+from .photos import PHOTO_MAX_BYTES, match_photo_add, photo_rules  # noqa: E402
 from .table import (  # noqa: E402
     link_is_open,
     normalise_code,
     running_clock,
     sides_of_codes,
     table_conflict_set_aside,
-    table_contact,
     table_deal_answer,
     table_deal_propose,
     table_link_issue,
@@ -125,9 +124,9 @@ from .table import (  # noqa: E402
 )
 
 __all__ += [
-    "PHOTO_MAX_BYTES", "match_photo_add", "link_is_open", "normalise_code", "table_contact", "table_deal_answer",
+    "PHOTO_MAX_BYTES", "match_photo_add", "link_is_open", "normalise_code", "table_deal_answer",
     "table_deal_propose", "table_link_issue", "table_link_withdraw", "table_links_issue_for_round",
-    "table_protocol_confirm", "running_clock", "sides_of_codes", "table_conflict_set_aside",
+    "table_protocol_confirm", "running_clock", "sides_of_codes", "table_conflict_set_aside", "photo_rules",
 ]  # fmt: skip
 
 # the versions the public pages' validators are made of (every writer above moves them)

@@ -248,17 +248,6 @@ def _touch(link: TableLink, now: datetime) -> None:
     link.save(update_fields=["last_contact_at"])
 
 
-def table_contact(*, link: TableLink) -> None:
-    """The table asked for the match's state: its last contact, for the round at a glance. At most
-    one write a minute per table (as read with the link): a poll every few seconds must not become
-    a write, which on SQLite would take the database's write lock each time."""
-    now = timezone.now()
-    if link.last_contact_at is not None and link.last_contact_at > now - timedelta(minutes=1):
-        return
-    TableLink.objects.filter(pk=link.pk).update(last_contact_at=now)
-    link.last_contact_at = now
-
-
 # -- the hall clock at the table ----------------------------------------------------------------------
 
 

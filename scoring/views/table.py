@@ -31,6 +31,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers, get_conditional_response, patch_cache_control
 from django.utils.decorators import method_decorator
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
@@ -197,7 +198,6 @@ def wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-@method_decorator(never_cache, name="dispatch")
 class TableLinkMixin(View):
     """Opens the table link of the address (404 when it does not work), learns which sides the
     device holds a code for, and answers every refusal of the services in the page's language with
@@ -207,7 +207,9 @@ class TableLinkMixin(View):
         try:
             self.link = open_table_link(request, kwargs["code"])
         except TooManyGuesses:
-            return too_many_guesses(request)
+            response = too_many_guesses(request)
+            add_never_cache_headers(response)
+            return response
         self.code = services.normalise_code(kwargs["code"])
         self.side = self.link.side_of(self.code)
         self.codes = [self.code]
@@ -218,7 +220,10 @@ class TableLinkMixin(View):
             response = self.refused(_("The form is incomplete or damaged; reload the page."), 400)
         except PermissionDenied as refusal:
             response = self.refused(str(refusal) or _("This table link no longer works. Ask the home club's secretary."), 403)
-        # The code is in the address: no search engine, no shared cache, no referrer.
+        # The code is in the address: no search engine, no shared cache, no referrer. Nothing
+        # is kept but what a view says may be kept by the phone itself (the state's validator).
+        if not response.has_header("Cache-Control"):
+            add_never_cache_headers(response)
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"
         return response
@@ -304,7 +309,7 @@ class TablePageView(TableLinkMixin):
     """GET: the table's page: the next deal's fields, what waits, the protocol so far."""
 
     def get(self, request, code):
-        services.table_contact(link=self.link)
+        table_selectors.table_contact_note(self.link)
         correct = None
         try:
             correct = whole_number(request.GET.get("correct"))
@@ -317,8 +322,17 @@ class TableStateView(TableLinkMixin):
     """GET: the part of the page that changes (protocol, totals, minimums, what waits, the end)."""
 
     def get(self, request, code):
-        services.table_contact(link=self.link)
-        return render(request, "scoring/table/_state.html", self.context(self.state()))
+        """Asked by every open table page every few seconds: answered 304 while nothing the
+        device sees has changed (the validator is one query; the engine runs only to draw)."""
+        table_selectors.table_contact_note(self.link)
+        tag = f'"{table_selectors.table_state_tag(self.link, self.sides_held)}"'
+        response = get_conditional_response(request, etag=tag)
+        if response is None:
+            response = render(request, "scoring/table/_state.html", self.context(self.state()))
+        response["ETag"] = tag
+        # Kept by the phone's own browser only, and asked again each time with its validator.
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
 
 
 class TableCheckView(TableLinkMixin):
@@ -456,10 +470,10 @@ class TablePhotoView(TableLinkMixin):
         upload = request.FILES.get("photo")
         if upload is None:
             return self.refused(_("Choose a photo."), 400)
-        if upload.size > services.PHOTO_MAX_BYTES:
-            return self.refused(_("The photo is larger than 8 MB."), 413)
         try:
-            services.match_photo_add(match=self.link.match, data=upload.read(), link=self.link)
+            # The file itself: the service refuses one too large before reading it, and a photo
+            # beyond the bounds of a photo or of the match's photos.
+            services.match_photo_add(match=self.link.match, data=upload, link=self.link)
         except DomainError as refusal:
             return self.refused(refusal.message, 422)
         if wants_json(request):

@@ -342,3 +342,40 @@ def test_after_a_conflict_the_secretarys_page_lists_it(setup):
     client.post(reverse("scoring:table-conflict-set-aside", args=[match.pk, conflict.pk]))
     page = client.get(reverse("scoring:match-protocol", args=[match.pk])).content.decode()
     assert "table-conflicts" not in page
+
+
+# -- the table's poll ---------------------------------------------------------------------------------------
+
+
+def test_the_tables_poll_is_a_304_while_nothing_changed_and_writes_nothing(setup):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    link = setup["link"]
+    client = Client()
+    address = reverse("scoring:table-state", args=[link.code])
+    first = client.get(address)
+    tag = first["ETag"]
+    assert first.status_code == 200 and tag and "no-store" not in first["Cache-Control"]
+    with CaptureQueriesContext(connection) as queries:
+        again = client.get(address, HTTP_IF_NONE_MATCH=tag)
+    assert again.status_code == 304
+    assert not [q for q in queries.captured_queries if not q["sql"].lstrip().upper().startswith(("SELECT", "SAVEPOINT", "RELEASE"))]
+    # The other team's proposal moves it; so does the other phone's view of its own side.
+    proposal = propose(link, 1)
+    moved = client.get(address, HTTP_IF_NONE_MATCH=tag)
+    assert moved.status_code == 200 and moved["ETag"] != tag
+    away = client.get(reverse("scoring:table-state", args=[link.away_code]), HTTP_IF_NONE_MATCH=moved["ETag"])
+    assert away.status_code == 200 and away["ETag"] != moved["ETag"]
+    agree(link, proposal)
+    assert client.get(address, HTTP_IF_NONE_MATCH=moved["ETag"]).status_code == 200
+
+
+def test_the_round_at_a_glance_shows_a_tables_last_poll(setup):
+    link, match = setup["link"], setup["match"]
+    client = Client()
+    client.get(reverse("scoring:table-state", args=[link.code]))
+    link.refresh_from_db()
+    assert link.last_contact_at is None  # no row written by the poll
+    rows = table_selectors.round_tables(match.round)
+    assert rows[0].last_contact is not None
