@@ -28,26 +28,32 @@ def one_value(queryset):
     return next(iter(queryset.order_by()[:1]), None)
 
 
-def read_one(sql: str, pk: int):
-    """One value by primary key, in plain SQL: the live parts' 304s are answered from these two
+def read_one(sql: str, pk: int) -> tuple | None:
+    """One row by primary key, in plain SQL: the live parts' 304s are answered from these two
     reads alone, and building the ORM's query took most of their time (a 304 must cost little
     more than the minimal view: conditional_get_vs_minimal_view, make bench)."""
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk])
         row = cursor.fetchone()
-    return row[0] if row else None
+    return tuple(row) if row else None
 
 
-def competition_version(pk: int) -> int | None:
-    return read_one("SELECT version FROM scoring_competition WHERE id = %s", pk)
+def competition_version(pk: int) -> tuple[int, bool] | None:
+    """The competition's version and whether it is public (who may see its pages, which
+    scoring.web.public_cache asks before it answers a 304); None when there is none."""
+    row = read_one("SELECT version, is_public FROM scoring_competition WHERE id = %s", pk)
+    return None if row is None else (row[0], bool(row[1]))
 
 
-def match_version(pk: int) -> int | None:
+def match_version(pk: int) -> tuple[int, bool] | None:
     """A match's page shows its competition's names and rules beside the match: the competition's
-    version, which every change to the match moves."""
-    return read_one(
-        "SELECT c.version FROM scoring_match m JOIN scoring_competition c ON c.id = m.competition_id WHERE m.id = %s", pk
+    version, which every change to the match moves, and whether it is public, as above."""
+    row = read_one(
+        "SELECT c.version, c.is_public FROM scoring_match m JOIN scoring_competition c ON c.id = m.competition_id "
+        "WHERE m.id = %s",
+        pk,
     )
+    return None if row is None else (row[0], bool(row[1]))
 
 
 def all_competitions_version() -> tuple:

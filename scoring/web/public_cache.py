@@ -4,7 +4,10 @@ Every public page, live part, feed, calendar, embed and document is named below 
 it is drawn from (scoring.selectors.versions, moved by the services in their transactions). Its
 validator (ETag) is made of those, the language, who looks, the day (a round is live on its day)
 and the code's version. A GET whose If-None-Match holds the validator is answered 304 before the
-view runs; any other gets the page with its ETag and, for anonymous visitors,
+view runs when anyone may see the page; a page of a competition that is not public is answered
+only after its view has checked who asks (an anonymous visitor gets its 404 whatever validator
+they send), and so is `If-None-Match: *`, which holds for a page only if there is one. Any other
+GET gets the page with its ETag and, for anonymous visitors,
 `Cache-Control: public, max-age=PUBLIC_MAX_AGE`, so the browser and nginx's proxy cache
 (deploy/nginx-proxy.conf) keep it for that long. Signed-in pages stay `private, no-store`
 (scoring.web.middleware.SignedInNoStoreMiddleware).
@@ -44,16 +47,15 @@ def one_match(kwargs):
 
 # Each public address (its URL name in the "scoring" namespace) and the versions it is drawn from;
 # the documents too (scoring.views.exports stores each made copy under the same versions).
+COMPETITION_PAGES = [
+    "competition-detail", "competition-live", "competition-rounds", "competition-embed", "competition-feed",
+    "competition-clubs", "competition-players", "round-detail", "round-live", "standings-pdf", "standings-xlsx",
+    "competition-pdf", "competition-xlsx", "round-results-pdf", "round-results-xlsx",
+]  # fmt: skip
+MATCH_PAGES = ["match-detail", "match-live", "match-protocol-pdf", "match-protocol-xlsx", "match-protocol-csv"]
 PUBLIC_PAGES = {
-    **dict.fromkeys(
-        ["competition-detail", "competition-live", "competition-rounds", "competition-embed", "competition-feed",
-         "competition-clubs", "competition-players", "round-detail", "round-live", "standings-pdf",
-         "standings-xlsx", "competition-pdf", "competition-xlsx", "round-results-pdf", "round-results-xlsx"],
-        one_competition,
-    ),
-    **dict.fromkeys(
-        ["match-detail", "match-live", "match-protocol-pdf", "match-protocol-xlsx", "match-protocol-csv"], one_match
-    ),
+    **dict.fromkeys(COMPETITION_PAGES, one_competition),
+    **dict.fromkeys(MATCH_PAGES, one_match),
     **dict.fromkeys(["team-detail", "team-calendar"], lambda kwargs: versions.team_version(kwargs["pk"])),
     **dict.fromkeys(["rankings", "ranking-player", "ranking-pair"], lambda kwargs: versions.rankings_version()),
     "home": lambda kwargs: versions.start_page_version(),
@@ -64,6 +66,18 @@ PUBLIC_PAGES = {
     # Drawn from the code alone (the engine's rule sets): the code's version is their validator.
     **dict.fromkeys(["rating-explained", "rules-index", "rules"], lambda kwargs: ()),
 }  # fmt: skip
+# Pages whose view asks who may see them (a competition that is not public is its organiser's):
+# their versions say whether the competition is public, (version, is_public), and are None when
+# it is not there (scoring.selectors.versions).
+BEHIND_A_COMPETITION = frozenset(COMPETITION_PAGES + MATCH_PAGES)
+
+
+def open_to_all(url_name: str, page_versions) -> bool:
+    """Whether anyone may see the page, so that its 304 may come before its view: a page of one
+    competition or match only when the competition is there and public; the others always."""
+    if url_name in BEHIND_A_COMPETITION:
+        return page_versions is not None and page_versions[1]
+    return True
 
 
 @lru_cache(maxsize=1)
@@ -83,16 +97,18 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def page_validator(url_name: str, kwargs: dict, user) -> str | None:
-    """The ETag (unquoted) of the public page `url_name` for `user`, or None for another page."""
+def page_validator(url_name: str, kwargs: dict, user) -> tuple[str, bool] | None:
+    """The ETag (unquoted) of the public page `url_name` for `user` and whether anyone may see the
+    page (open_to_all), or None for another page."""
     page_versions = PUBLIC_PAGES.get(url_name)
     if page_versions is None:
         return None
+    drawn_from = page_versions(kwargs)
     viewer = user.pk if user.is_authenticated else 0
     # Not the address: a page and its live part share the validator, so the page hands it to the
     # part's first poll (templates/scoring/public/_match_live.html).
-    parts = (page_versions(kwargs), get_language(), viewer, timezone.localdate().isoformat(), code_version())
-    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+    parts = (drawn_from, get_language(), viewer, timezone.localdate().isoformat(), code_version())
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], open_to_all(url_name, drawn_from)
 
 
 def document_key(url_name: str, kwargs: dict, parameters: tuple) -> str | None:
@@ -109,7 +125,7 @@ def document_key(url_name: str, kwargs: dict, parameters: tuple) -> str | None:
     return "document:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
-def resolved_validator(request) -> str | None:
+def resolved_validator(request) -> tuple[str, bool] | None:
     match = request.resolver_match
     if match is None or match.namespace != "scoring" or request.method not in ("GET", "HEAD"):
         return None
@@ -146,12 +162,22 @@ class PublicCacheMiddleware:
         if etag is not None and response.status_code in (200, 304):
             response["ETag"] = quote_etag(etag)
             anonymous_headers(request, response)
+        if etag is not None and response.status_code == 200:
+            # A page its view has let this visitor see (process_view left it to the view): 304
+            # now when the visitor holds the validator, as Django's ConditionalGetMiddleware does.
+            response = get_conditional_response(request, etag=quote_etag(etag), response=response)
         return response
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        etag = resolved_validator(request)
-        if etag is None:
+        found = resolved_validator(request)
+        if found is None:
             return None
+        etag, open_to_anyone = found
         request.public_etag = etag
+        if not open_to_anyone or request.headers.get("If-None-Match", "").strip() == "*":
+            # Who may see the page is the view's to say (a competition that is not public), and
+            # whether there is one at all, which "*" asks: the view runs, and __call__ answers 304
+            # after it when the visitor may see the page and holds it.
+            return None
         # 304 when the visitor holds this validator: nothing is read or drawn.
         return get_conditional_response(request, etag=quote_etag(etag))

@@ -5,6 +5,7 @@ and a deal saved makes the next GET a 200 with the new total."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from scoring import services
@@ -98,6 +99,60 @@ def test_a_page_that_is_not_there_sends_no_validator(client, league):
     response = client.get(reverse("scoring:competition-detail", args=[league["hidden"].pk]))
     assert response.status_code == 404
     assert "ETag" not in response
+
+
+def pages_of_a_private_competition(league) -> dict[str, str]:
+    hidden, match = league["hidden"], league["hidden_match"]
+    return {
+        "competition": reverse("scoring:competition-detail", args=[hidden.pk]),
+        "competition live": reverse("scoring:competition-live", args=[hidden.pk]),
+        "rounds": reverse("scoring:competition-rounds", args=[hidden.pk]),
+        "round": reverse("scoring:round-detail", args=[hidden.pk, 1]),
+        "round live": reverse("scoring:round-live", args=[hidden.pk, 1]),
+        "embed": reverse("scoring:competition-embed", args=[hidden.pk]),
+        "feed": reverse("scoring:competition-feed", args=[hidden.pk]),
+        "standings pdf": reverse("scoring:standings-pdf", args=[hidden.pk]),
+        "match": reverse("scoring:match-detail", args=[match.pk]),
+        "match live": reverse("scoring:match-live", args=[match.pk]),
+        "match pdf": reverse("scoring:match-protocol-pdf", args=[match.pk]),
+        "missing competition": reverse("scoring:competition-detail", args=[999_999]),
+        "missing match": reverse("scoring:match-detail", args=[999_999]),
+    }
+
+
+def test_a_private_competition_is_checked_before_any_validator(client, league):
+    """Who may see a page is asked before a validator is: `If-None-Match: *` (any validator) or
+    one a visitor learnt elsewhere gets a private competition's pages, or pages that are not
+    there, no 304, but the 404 they get without it."""
+    pages = pages_of_a_private_competition(league)
+    # Validators a visitor kept while the competition was public (made private without a service,
+    # so no version moved).
+    Competition.objects.filter(pk=league["hidden"].pk).update(is_public=True)
+    held = {name: client.get(url).get("ETag") for name, url in pages.items()}
+    Competition.objects.filter(pk=league["hidden"].pk).update(is_public=False)
+    for name, url in pages.items():
+        without = client.get(url).status_code
+        assert without == 404, name
+        assert client.get(url, HTTP_IF_NONE_MATCH="*").status_code == without, name
+        if held[name]:
+            assert client.get(url, HTTP_IF_NONE_MATCH=held[name]).status_code == without, name
+
+
+def test_the_organiser_still_gets_a_304_for_a_private_competitions_page(league):
+    organiser = Client()
+    organiser.force_login(league["secretary"])
+    url = reverse("scoring:match-live", args=[league["hidden_match"].pk])
+    page = organiser.get(url)
+
+    assert page.status_code == 200
+    assert organiser.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+    assert organiser.get(url, HTTP_IF_NONE_MATCH="*").status_code == 304
+
+
+def test_any_validator_is_answered_for_a_public_page_that_is_there(client, league):
+    url = reverse("scoring:competition-detail", args=[league["competition"].pk])
+    assert client.get(url, HTTP_IF_NONE_MATCH="*").status_code == 304
+    assert client.get(reverse("scoring:round-detail", args=[league["competition"].pk, 9]), HTTP_IF_NONE_MATCH="*").status_code == 404
 
 
 
