@@ -44,6 +44,37 @@ def table_link_url(code: str) -> str:
     return site_url() + reverse("scoring:table", args=[code])
 
 
+@dataclass
+class SideCode:
+    """One team's own code of a match's table link, as shown on that team's side of a table card,
+    the blank protocol and the secretary's page: each team signs its own deals with it, so each
+    code is named with its team and says in words what it opens."""
+
+    side: str  # "home" or "away"
+    side_label: str  # "Home team", a heading
+    team: str
+    code: str
+    url: str
+    label: str  # "Home team's code"
+    opens: str  # what the address and its QR code open
+    qr: str = ""  # the QR code, where the page or document draws one
+
+
+def side_codes(link, match: Match) -> list[SideCode]:
+    """The home team's code, then the away team's, of the table link `link` of `match`."""
+    texts = {
+        "home": (pgettext("side, as a heading", "Home team"), _("Home team's code"),
+                 _("opens the table's page for the home team")),
+        "away": (pgettext("side, as a heading", "Away team"), _("Away team's code"),
+                 _("opens the table's page for the away team")),
+    }  # fmt: skip
+    codes = []
+    for side, (side_label, label, opens) in texts.items():
+        code = link.code_for(side)
+        codes.append(SideCode(side, side_label, match.team(side).name, code, table_link_url(code), label, opens))
+    return codes
+
+
 def match_record_url(match: Match) -> str:
     """The address of the match's page on the site, printed as a link and a QR code."""
     try:
@@ -63,6 +94,9 @@ class TeamBlock:
     players: list[str]
     substitute: str
     captain: str
+    # The team's own table code (SideCode), on the blank protocol only, which only the secretaries
+    # print; never on a public document.
+    table_code: SideCode | None = None
 
 
 def team_block(match: Match, side: str) -> TeamBlock:
@@ -330,11 +364,6 @@ class BlankProtocol:
     has_clock: bool
     qr_code: str = ""
     grid_svg: str = ""
-    # The match's table link (scoring.services.table): on the blank protocol only, which only the
-    # secretaries print; never on a public document.
-    table_url: str = ""
-    table_code: str = ""
-    table_qr: str = ""
 
 
 def blank_protocol(match: Match, rows: int = BLANK_DEAL_ROWS) -> BlankProtocol:

@@ -32,7 +32,7 @@ from scoring.selectors.public import competition_rounds
 from scoring.web.site_address import site_url
 
 from . import PDF, Export
-from .documents import blank_protocol, protocol_document, table_link_url
+from .documents import blank_protocol, protocol_document, side_codes
 from .federation import club_table, club_table_note, individual_table
 from .formatting import file_name, iso_date
 from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
@@ -189,9 +189,10 @@ def round_blank_protocols_html(round: Round, table_links: dict | None = None) ->
         protocol = blank_protocol(match)
         protocol.qr_code = qr_code(protocol.record_url)
         if match.pk in links:
-            protocol.table_code = links[match.pk].code
-            protocol.table_url = table_link_url(protocol.table_code)
-            protocol.table_qr = qr_code(protocol.table_url)
+            # Each team's own code on its own side of the header: a team signs with its code only.
+            for team, code in zip(protocol.header.teams, side_codes(links[match.pk], match)):
+                code.qr = qr_code(code.url)
+                team.table_code = code
         protocol.grid_svg = blank_grid_svg(len(protocol.columns), len(protocol.rows) - 1)
         protocols.append(protocol)
     competition = round.competition

@@ -17,7 +17,9 @@ from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
 
+from scoring import permissions
 from scoring.selectors import public as public_selectors
+from scoring.selectors.protocols import round_matches_with_keepers
 from scoring.services import DomainError, can_start_clock, round_clock_start
 
 from .public import PublicPageMixin
@@ -52,6 +54,10 @@ class HallClockView(HallClockMixin, PublicPageMixin, TemplateView):
             server_now_ms=int(timezone.now().timestamp() * 1000),
             started_ms=int(clock.started_at.timestamp() * 1000) if clock.started_at else None,
             may_start=can_start_clock(self.request.user, self.round),
+            # The round at a glance and the table cards: whoever those pages let in.
+            may_see_tables=permissions.can_print_blank_protocols(
+                self.request.user, self.round, round_matches_with_keepers(self.round)
+            ),
             clock_poll_seconds=RUNNING_POLL_SECONDS if clock.started_at else WAITING_POLL_SECONDS,
         )
         return context

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from django.views import View
 
 from scoring import permissions
-from scoring.exports.documents import table_link_url
+from scoring.exports.documents import side_codes
 from scoring.exports.pdf import qr_code
 from scoring.selectors import table as table_selectors
 from scoring.selectors.protocols import document_rounds, round_matches_with_keepers
@@ -33,11 +33,14 @@ from .secretary_base import MatchAccessMixin
 LIVE_POLL_SECONDS = 10
 
 
-def _link_context(link):
+def _link_context(link, match):
+    """The link and each team's own code (home, then away), with its address and QR code."""
     if link is None:
-        return {"link": None}
-    url = table_link_url(link.code)
-    return {"link": link, "table_url": url, "table_qr": qr_code(url)}
+        return {"link": None, "codes": []}
+    codes = side_codes(link, match)
+    for code in codes:
+        code.qr = qr_code(code.url)
+    return {"link": link, "codes": codes}
 
 
 class MatchTableLinkView(MatchAccessMixin, View):
@@ -52,7 +55,7 @@ class MatchTableLinkView(MatchAccessMixin, View):
         context = {
             "match": match,
             "proposals": table_selectors.match_open_proposals(match),
-            **_link_context(table_selectors.match_table_link(match)),
+            **_link_context(table_selectors.match_table_link(match), match),
         }
         return render(request, self.template_name, context)
 
@@ -73,8 +76,8 @@ class MatchTableLinkView(MatchAccessMixin, View):
         else:
             messages.success(request, {
                 "issue": _("The table link is made."),
-                "renew": _("The table link is renewed; the old code no longer works."),
-                "withdraw": _("The table link is withdrawn; its code no longer works."),
+                "renew": _("The table link is renewed; the old codes no longer work."),
+                "withdraw": _("The table link is withdrawn; its codes no longer work."),
             }[action])  # fmt: skip
         return HttpResponseRedirect(reverse("scoring:match-table-link", args=[match.pk]))
 
@@ -102,6 +105,7 @@ class MatchPhotosView(MatchAccessMixin, View):
             "photos": table_selectors.match_photos(match),
             "may_add": permissions.can_enter_protocol(request.user, match)
             or permissions.can_manage_competition(request.user, match.competition),
+            "photo_rules": services.photo_rules(),
         }
         return render(request, self.template_name, context)
 
@@ -111,9 +115,8 @@ class MatchPhotosView(MatchAccessMixin, View):
         try:
             if upload is None:
                 raise DomainError(_("Choose a photo."))
-            if upload.size > services.PHOTO_MAX_BYTES:
-                raise DomainError(_("The photo is larger than 8 MB."))
-            services.match_photo_add(match=match, data=upload.read(), user=request.user)
+            # The file itself: the service refuses one too large before reading it.
+            services.match_photo_add(match=match, data=upload, user=request.user)
         except DomainError as refusal:
             messages.error(request, refusal.message)
         else:
@@ -166,7 +169,7 @@ class RoundTablesView(RoundAccessMixin, View):
         return {
             "round": round_,
             "competition": round_.competition,
-            "rows": table_selectors.round_tables(round_),
+            "rows": [(row, self.codes(row)) for row in table_selectors.round_tables(round_)],
             "clock": clock,
             "server_now_ms": int(now.timestamp() * 1000),
             "started_ms": int(clock.started_at.timestamp() * 1000) if clock and clock.started_at else None,
@@ -174,6 +177,19 @@ class RoundTablesView(RoundAccessMixin, View):
             "poll_seconds": LIVE_POLL_SECONDS,
             "now": now,
         }
+
+    def codes(self, row) -> list:
+        """The two teams' codes of a table, for those who see them on the match's table-link page
+        (its protocol keeper and the organiser): a secretary keeping one match of the round sees
+        no other match's codes."""
+        match = row.match
+        if row.link is None:
+            return []
+        if match.competition_id == self.round.competition_id:
+            match.competition = self.round.competition  # read once with the round, not per table
+        if not permissions.can_manage_result(self.request.user, match):
+            return []
+        return side_codes(row.link, match)
 
     def get(self, request, pk, number):
         return render(request, self.template_name, self.context())
@@ -193,5 +209,5 @@ class RoundTableCardsView(RoundAccessMixin, View):
         for match in table_selectors.round_matches(self.round):
             link = links.get(match.pk)
             if link is not None:
-                cards.append({"match": match, **_link_context(link)})
+                cards.append({"match": match, **_link_context(link, match)})
         return render(request, "scoring/table/cards.html", {"round": self.round, "competition": self.round.competition, "cards": cards})

@@ -8,14 +8,19 @@ import socket
 from datetime import date
 
 import pytest
+from django.urls import reverse
 from django.utils import translation
 
 from scoring.engine import get_rules, replay
 from scoring.exports import PDF, pdf
-from scoring.services import match_forfeit
+from scoring.exports.documents import match_record_url
+from scoring.services import match_forfeit, table_link_issue
 from tests import factories as f
 
-from tests.support.readers import number, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, pdf_words, squeeze
+from tests.support.readers import (
+    number, overlapping_words, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, pdf_words, squeeze,
+    words_on_side,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -277,3 +282,50 @@ def test_a_long_pair_name_wraps_in_the_deal_table_heading_within_its_side(played
     assert [w[0] for w in heading][2:] == ["Margareta", "Johansson-Lindqvist/Ann-", "Charlotte", "Bergström"]
     assert all(w[3] < words[away][1] for w in heading), (heading, words[away])
     assert "…" not in "".join(w[0] for w in words)
+
+
+def test_the_blank_protocols_header_prints_nothing_over_anything_with_a_long_name_and_both_codes(db, english, settings):
+    """The season ("2026/27") once ran into the table link's line beside it. With a long
+    competition, organiser and team name, each team's code and the match page's QR code, no word
+    of the page is printed over another, and each QR code says in words what it opens."""
+    settings.SITE_URL = "https://canasta.example.org"
+    setup = f.protocol_setup()
+    match = setup["match"]
+    competition = match.competition
+    competition.name = "Sydsvenska Canastaförbundets Division 1 Östra Skåne och Blekinge"
+    competition.season = "2026/27"
+    competition.save()
+    competition.organiser.name = "Canastaklubben Hässleholms Kortspelssällskap"
+    competition.organiser.save()
+    match.home_team.name = "Margareta Johansson-Lindqvist/Ann-Charlotte Bergström"
+    match.home_team.save()
+    link = table_link_issue(match=match, user=setup["secretary"])
+
+    words = pdf_words(pdf.round_blank_protocols_pdf(match.round, {match.pk: link}).content)
+
+    assert overlapping_words(words) == []
+    texts = [w[0] for w in words]
+    season = words[texts.index("2026/27")]
+    table_line = words[texts.index("ROUND")]  # the facts under the title: the season ends above them
+    assert season[4] < table_line[2]
+    home, away = words_on_side(words, "home"), words_on_side(words, "away")
+    assert "Home team's code – opens the table's page for the home team" in home
+    assert "Away team's code – opens the table's page for the away team" in away
+    for side, code in (("home", link.code), ("away", link.away_code)):
+        url = settings.SITE_URL + reverse("scoring:table", args=[code])
+        assert f"{code} {url}" in (home if side == "home" else away)
+    assert link.away_code not in home and link.code not in away
+    for side in (home, away):
+        assert "Only this team uses it; not for the public." in side
+    page = " ".join(texts)
+    assert "The match’s page, for everyone: opens the match and its protocol once entered" in page
+    assert match_record_url(match) in "".join(texts)
+
+
+def test_a_blank_protocol_without_table_links_prints_no_code(full_round, english):
+    round_ = full_round["round"]
+
+    text = pdf_text(pdf.round_blank_protocols_pdf(round_).content)
+
+    assert "team's code" not in text and "/t/" not in text
+    assert "The match’s page, for everyone" in squeeze(text)

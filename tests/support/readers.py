@@ -50,6 +50,26 @@ def pdf_words(data: bytes) -> list[tuple[str, float, float, float, float]]:
     return [(unescape(word), float(x0), float(y0), float(x1), float(y1)) for x0, y0, x1, y1, word in found]
 
 
+def overlapping_words(words) -> list[tuple[str, str]]:
+    """The pairs of words (pdf_words) printed over each other: their boxes share more than half a
+    point each way, more than neighbouring lines' boxes touch."""
+    found = []
+    for index, one in enumerate(words):
+        for other in words[index + 1:]:
+            across = min(one[3], other[3]) - max(one[1], other[1])
+            down = min(one[4], other[4]) - max(one[2], other[2])
+            if across > 0.5 and down > 0.5:
+                found.append((one[0], other[0]))
+    return found
+
+
+def words_on_side(words, side: str, page_width: float = 595.3) -> str:
+    """The words printed on one half of an A4 page ("home": left, "away": right), in reading order:
+    what a team reads on its own side of a form."""
+    middle = page_width / 2
+    return " ".join(w[0] for w in words if (w[1] < middle) == (side == "home") and (w[3] <= middle) == (side == "home"))
+
+
 def pdf_pages(data: bytes) -> list[str]:
     return pdf_text(data).split("\f")[: pdf_page_count(data)]
 

@@ -18,7 +18,7 @@ from scoring.models import Deal, Match, MatchPhoto, TableDeal
 from scoring.services import table
 from scoring.views import table as table_views
 from tests import factories as f
-from tests.support.readers import pdf_text
+from tests.support.readers import pdf_text, pdf_words, words_on_side
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ def test_the_code_reaches_no_other_match_or_page(setup):
 
 
 def test_the_code_is_never_on_a_public_page_or_document(setup):
-    match, code = setup["match"], setup["link"].code
+    match, link = setup["match"], setup["link"]
     client = Client()
     pages = [
         reverse("scoring:match-detail", args=[match.pk]),
@@ -133,18 +133,24 @@ def test_the_code_is_never_on_a_public_page_or_document(setup):
     for url in pages:
         response = client.get(url)
         assert response.status_code == 200, url
-        assert code.encode() not in response.content, url
+        for code in (link.code, link.away_code):
+            assert code.encode() not in response.content, url
 
 
-def test_the_blank_protocol_shows_the_table_link_as_text(setup):
-    match = setup["match"]
+def test_the_blank_protocol_prints_each_teams_code_on_its_side_with_what_it_opens(setup):
+    match, link = setup["match"], setup["link"]
     client = Client()
     client.force_login(setup["secretary"])
     response = client.get(reverse("scoring:round-protocols-pdf", args=[match.competition.pk, 1]))
     assert response.status_code == 200
-    text = pdf_text(response.content)
-    assert f"/t/{setup['link'].code}/" in text.replace(" ", "").replace("\n", "")
-    assert setup["link"].code in text
+    words = pdf_words(response.content)
+    home, away = words_on_side(words, "home"), words_on_side(words, "away")
+    assert f"Hemmalagets kod – öppnar bordets sida för hemmalaget {link.code}" in home
+    assert f"Bortalagets kod – öppnar bordets sida för bortalaget {link.away_code}" in away
+    assert f"/t/{link.code}/" in home and f"/t/{link.away_code}/" in away
+    assert link.away_code not in home and link.code not in away
+    # The other QR code says what it opens too: the match's public page.
+    assert "Matchens sida, för alla: öppnar matchen och dess protokoll när det förts in" in " ".join(w[0] for w in words)
 
 
 def test_the_blank_protocol_of_another_clubs_match_does_not_show_its_link(setup):
@@ -157,18 +163,24 @@ def test_the_blank_protocol_of_another_clubs_match_does_not_show_its_link(setup)
     client.force_login(other_secretary)
     response = client.get(reverse("scoring:round-protocols-pdf", args=[setup["match"].competition.pk, 1]))
     assert response.status_code == 200
-    assert setup["link"].code not in pdf_text(response.content)
+    text = pdf_text(response.content)
+    assert setup["link"].code not in text and setup["link"].away_code not in text
 
 
 def test_the_home_secretary_renews_the_link_and_the_old_code_stops(setup):
     client = Client()
     client.force_login(setup["secretary"])
     url = reverse("scoring:match-table-link", args=[setup["match"].pk])
-    assert setup["link"].code.encode() in client.get(url).content
+    html = client.get(url).content.decode()
+    assert f'id="table-code">{setup["link"].code}<' in html and f'id="table-code-away">{setup["link"].away_code}<' in html
+    assert "Hemmalagets kod – öppnar bordets sida för hemmalaget" in html
+    assert "Bortalagets kod – öppnar bordets sida för bortalaget" in html
     assert client.post(url, {"action": "renew"}).status_code == 302
-    assert Client().get(reverse("scoring:table", args=[setup["link"].code])).status_code == 404
+    for old in (setup["link"].code, setup["link"].away_code):
+        assert Client().get(reverse("scoring:table", args=[old])).status_code == 404
     new = setup["match"].table_links.get(withdrawn_at__isnull=True)
-    assert new.code.encode() in client.get(url).content
+    html = client.get(url).content.decode()
+    assert new.code in html and new.away_code in html
 
 
 def test_the_round_at_a_glance_shows_every_table_live(setup):
@@ -191,6 +203,9 @@ def test_the_round_at_a_glance_shows_every_table_live(setup):
     assert "kortpoängen stämmer inte" in client.get(reverse("scoring:match-table-link", args=[match.pk])).content.decode()
     assert "1\u202f885" in row
     assert f'id="round-table-{second.pk}"' in html
+    # Both teams' codes, named by side, for the organiser's secretary.
+    codes = row.split('data-role="codes">')[1].split("</td>")[0]
+    assert f"Hemmalag: <code>{link.code}</code>" in codes and f"Bortalag: <code>{link.away_code}</code>" in codes
     page = client.get(reverse("scoring:round-tables", args=[match.competition.pk, 1]))
     assert page.status_code == 200 and b"/tables/live/" in page.content
     assert Client().get(reverse("scoring:round-tables", args=[match.competition.pk, 1])).status_code == 302
@@ -255,3 +270,66 @@ def test_a_deal_the_secretary_entered_meanwhile_is_shown_as_a_conflict(setup):
     state = client.get(reverse("scoring:table-state", args=[code])).content.decode()
     assert 'data-role="conflict"' in state and "table-resend" in state
     assert list(Deal.objects.values_list("home_cards", flat=True)) == [50]
+
+
+def test_a_secretary_keeping_one_match_sees_only_its_codes_at_a_glance(setup):
+    """The codes of a table show to those who see them on its table-link page: a club's secretary
+    keeping one match of the round sees that match's codes, and no other table's."""
+    match, link = setup["match"], setup["link"]
+    keeper = f.make_user("annan-sekreterare")
+    other = f.make_match(home=f.make_team("Annat lag", club=f.make_club("Annan klubb", secretary=keeper)),
+                         away=setup["away"], competition=match.competition, table=2)  # fmt: skip
+    own = table.table_link_issue(match=other, user=keeper)
+    client = Client()
+    client.force_login(keeper)
+
+    html = client.get(reverse("scoring:round-tables", args=[match.competition.pk, 1])).content.decode()
+
+    assert own.code in html and own.away_code in html
+    assert link.code not in html and link.away_code not in html
+
+
+def test_the_table_cards_give_each_team_its_code_on_its_own_half(setup):
+    match, link = setup["match"], setup["link"]
+    client = Client()
+    client.force_login(setup["secretary"])
+
+    response = client.get(reverse("scoring:round-table-cards", args=[match.competition.pk, 1]))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    halves = {
+        side: html.split(f'data-side="{side}">')[1].split('<div class="table-card__side"')[0] for side in ("home", "away")
+    }
+    for side, team, heading, code, words in (
+        ("home", "Hemmalaget", "Hemmalag", link.code, "Hemmalagets kod – öppnar bordets sida för hemmalaget"),
+        ("away", "Bortalaget", "Bortalag", link.away_code, "Bortalagets kod – öppnar bordets sida för bortalaget"),
+    ):
+        half = halves[side]
+        assert f'<span class="table-card__side-label">{heading}</span> {team}</h3>' in half
+        assert f'alt="QR-kod: {words}"' in half and 'src="data:image/svg+xml' in half
+        assert f">{code}<" in half and f"/t/{code}/" in half and f"<p class=\"table-card__label\">{words}</p>" in half
+        assert ("Koden är ert lags signatur: bara ert lag använder den. "
+                "Delar ni en telefon, lägg till det andra lagets kod på den telefonen.") in half
+    assert link.away_code not in halves["home"] and link.code not in halves["away"]
+
+
+def test_the_round_at_a_glance_and_the_cards_are_linked_for_those_who_may_open_them(setup):
+    """From the competition's manage page and the round's page, for the organiser's secretaries and
+    the round's protocol keepers (as the pages themselves let in); the public sees no link."""
+    competition = setup["match"].competition
+    tables = reverse("scoring:round-tables", args=[competition.pk, 1])
+    cards = reverse("scoring:round-table-cards", args=[competition.pk, 1])
+    round_page = reverse("scoring:round-detail", args=[competition.pk, 1])
+    secretary = Client()
+    secretary.force_login(setup["secretary"])
+    for url in (reverse("scoring:manage-competition", args=[competition.pk]), round_page):
+        html = secretary.get(url).content.decode()
+        assert f'href="{tables}"' in html and f'href="{cards}"' in html, url
+    html = Client().get(round_page).content.decode()
+    assert tables not in html and cards not in html
+    captain = Client()
+    captain.force_login(setup["away_captain"])
+    html = captain.get(round_page).content.decode()
+    assert tables not in html and cards not in html
+    assert captain.get(tables).status_code == 403
