@@ -2,7 +2,9 @@
 
 Every number on these pages is read from the engine: the rule sets (engine.rules.PRESETS), the
 competition presets (engine.rules.POINTS_PRESETS) and the card values (engine.deal.CARD_VALUES), so a
-page cannot say other than what the engine computes. Competition, match and protocol pages link here
+page cannot say other than what the engine computes. The checks are listed by the engine's codes
+(engine.problems.ERROR_CODES, WARNING_CODES), as docs/rules.md, "Checks on a deal" and "Warnings"
+list them. Competition, match and protocol pages link here
 ("Played under …"); the words are this module's and the template's, the numbers the engine's.
 """
 
@@ -14,7 +16,9 @@ from django.http import Http404
 from django.utils.translation import gettext as _, ngettext, pgettext
 from django.views.generic import TemplateView
 
-from scoring.engine.deal import CARD_VALUES, PACK_CARD_POINTS
+from scoring.engine.deal import CARD_VALUES, HIGH_DEAL_SCORE, PACK_CARD_POINTS, RED_THREES, USUAL_PENALTY_STEP
+from scoring.engine.match import MANY_DEALS_IN_TIMED_MATCH
+from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 from scoring.engine.rules import DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS, PointsRules, RuleSet
 from scoring.exports.formatting import format_number
 from scoring.exports.tables import tiebreak_order_text
@@ -134,6 +138,76 @@ def match_end_texts(rules: RuleSet) -> list[str]:
     return texts
 
 
+def check_texts(rules: RuleSet) -> dict[str, str]:
+    """When each check of the engine speaks, by its code: the errors, which keep a deal off the
+    protocol, and the warnings (notes), which are shown beside a deal accepted as written."""
+    return {
+        # Errors.
+        "not-multiple-of-5": _("Card points or a penalty that is not a multiple of 5."),
+        "negative-count": _("A number of canastas or red threes, or a penalty, below zero."),
+        "going-out-count": _(
+            "The deal ended by going out but not exactly one side went out, or it ended by the stock or the clock "
+            "and a side is marked as having gone out."
+        ),
+        "out-without-canasta": ngettext(
+            "The side that went out has no canasta; it needs %(count)s (rule 18 b).",
+            "The side that went out has fewer than %(count)s canastas (rule 18 b).",
+            rules.canastas_to_go_out,
+        ) % {"count": rules.canastas_to_go_out},
+        "concealed-without-out": _("Concealed going out is marked, but no side went out."),
+        "canasta-without-meld": _(
+            "A side written as not having melded has a canasta, card points above zero, or went out."
+        ),
+        "red-threes": _("More than %(limit)s red threes for one side, or for both sides together.")
+        % {"limit": RED_THREES},
+        "canastas-impossible": _("More canastas than two packs can make."),
+        "card-points-range": _(
+            "A side's card points below %(lowest)s or above %(limit)s, or both sides' together above %(limit)s: "
+            "all the card points of two packs."
+        ) % {"lowest": format_number(-PACK_CARD_POINTS), "limit": format_number(PACK_CARD_POINTS)},
+        "opening-minimum": _(
+            "An opening minimum written on the protocol that fits neither the computed total before the deal nor "
+            "the total as written (rule 35 b)."
+        ),
+        "after-match-end": _("A deal after the deal that ended the match."),
+        "clock-not-allowed": _("A deal ended by the clock, or the time running out, under rules without a clock."),
+        "dealt-after-time": (
+            _("A deal dealt at or after %(main)s minutes, when no new deal may be dealt.") % {"main": rules.clock_main_minutes}
+            if rules.has_clock
+            else _("A deal dealt at or after the main time of a match played on the clock (these rules have none).")
+        ),
+        # Warnings.
+        "deal-score-high": _("A side's deal score above %(limit)s.") % {"limit": format_number(HIGH_DEAL_SCORE)},
+        "score-mismatch": _(
+            "A deal score written on the protocol that is not the computed one: the computed score counts "
+            "(rule 35 b)."
+        ),
+        "total-mismatch": _(
+            "A running total written on the protocol that does not add up: shown once, at the deal where the slip "
+            "was made; the computed totals count (rule 35 b)."
+        ),
+        "many-deals": _("More than %(limit)s deals in a match played on the clock.")
+        % {"limit": MANY_DEALS_IN_TIMED_MATCH},
+        "deals-out-of-order": _("A deal dealt at an earlier minute than the deal before it."),
+        "penalty-unusual": _("A penalty that is not a multiple of %(step)s.")
+        % {"step": format_number(USUAL_PENALTY_STEP)},
+        "red-threes-not-counted": _(
+            "Red threes written under rules in which they count nothing: was the protocol kept by home rules?"
+        ),
+        "melded-assumed": _(
+            "Red threes subtracted from a side taken as not having melded, because the protocol does not say "
+            "whether it melded."
+        ),
+    }
+
+
+def check_rows(rules: RuleSet, codes: tuple[str, ...]) -> list[Row]:
+    """One row per code, in the engine's order: the code as the protocol check prints it, and when
+    it speaks."""
+    texts = check_texts(rules)
+    return [Row(code, texts[code]) for code in codes]
+
+
 def forfeit_text(points: PointsRules, match_points: float, card_for: int, card_against: int) -> str:
     awarded = ngettext("%(points)s match point", "%(points)s match points", match_points) % {
         "points": format_number(match_points)
@@ -218,6 +292,8 @@ class RulesView(PublicPageMixin, TemplateView):
             going_out=going_out_text(rules),
             deal_ends=deal_end_rows(rules),
             match_ends=match_end_texts(rules),
+            error_checks=check_rows(rules, ERROR_CODES),
+            warning_checks=check_rows(rules, WARNING_CODES),
             competition_presets=[(points, points_rows(points)) for points in POINTS_PRESETS.values()],
             other_rule_sets=[other for other in PRESETS.values() if other.key != rules.key],
         )

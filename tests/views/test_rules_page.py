@@ -8,18 +8,22 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 
 from scoring import services
 from scoring.engine.deal import CARD_VALUES, PACK_CARD_POINTS
+from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 from scoring.engine.rules import POINTS_PRESETS, PRESETS
 from scoring.exports.formatting import format_number
 from tests.support.readers import pdf_text
 
 KEYS = sorted(PRESETS)
+RULES_DOCUMENT = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 class TableRows(HTMLParser):
@@ -167,6 +171,47 @@ def test_a_rule_set_changed_in_the_engine_changes_its_page(client, monkeypatch):
     ]  # fmt: skip
     assert dict(found["deal-score-table"])["Natural canasta"] == "550 each"
     assert f"reach {format_number(7500)}" in html and "once it has 2 canastas" in html
+
+
+# -- the checks: every code of the engine, on each page and in docs/rules.md ----------------------
+
+
+def document_codes(heading: str) -> list[str]:
+    """The codes, in order, in the first column of the table under a heading of docs/rules.md."""
+    text = RULES_DOCUMENT.read_text(encoding="utf-8")
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"^\| `([a-z0-9-]+)` \|", section, flags=re.MULTILINE)
+
+
+def test_docs_rules_lists_every_check_of_the_engine_and_no_other():
+    assert document_codes("Checks on a deal") == list(ERROR_CODES)
+    assert document_codes("Warnings") == list(WARNING_CODES)
+
+
+@pytest.mark.parametrize("language", ["en", "sv"])
+@pytest.mark.parametrize("key", KEYS)
+def test_each_page_lists_every_check_of_the_engine_by_its_code(client, key, language):
+    """The errors and the notes (warnings) by the codes the protocol check and docs/rules.md use,
+    each with its words, in the engine's order: a code added to the engine and left off the page
+    fails here."""
+    with translation.override(language):
+        _html, found = tables(client, key, language)
+    for table, codes in (("error-table", ERROR_CODES), ("warning-table", WARNING_CODES)):
+        assert [code for code, _text in found[table]] == list(codes)
+        assert all(text for _code, text in found[table])
+
+
+def test_the_checks_follow_the_rule_set(client):
+    _html, timed = tables(client, "sv-tavling")
+    _html, untimed = tables(client, "sv-hem")
+    assert dict(timed["error-table"])["dealt-after-time"].startswith("A deal dealt at or after 50 minutes")
+    assert "these rules have none" in dict(untimed["error-table"])["dealt-after-time"]
+    assert dict(timed["error-table"])["card-points-range"].startswith(
+        f"A side's card points below {format_number(-PACK_CARD_POINTS)} or above {format_number(PACK_CARD_POINTS)}"
+    )
+    with translation.override("sv"):  # the address in Swedish, whatever the last page's language was
+        _html, swedish = tables(client, "sv-tavling", language="sv")
+    assert dict(swedish["warning-table"])["many-deals"] == "Fler än 15 givar i en match på tid."
 
 
 def test_the_pages_are_in_swedish_first(client):
