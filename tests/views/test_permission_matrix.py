@@ -340,6 +340,16 @@ def table_link_case(w):
     return reverse("scoring:match-table-link", args=[w.match.pk]), {"action": "issue"}
 
 
+def table_conflict_case(w):
+    """A deal typed at the table whose number the secretary took meanwhile: a conflict to set aside."""
+    link = services.table_link_issue(match=w.match, user=w.users["admin"])
+    play(w, 1)
+    conflict = services.table_deal_propose(link=link, codes=[link.code], client_id="late", side="home", number=1,
+                                           entry=f.winning_deal(1))  # fmt: skip
+    assert conflict.status == "conflict"
+    return reverse("scoring:table-conflict-set-aside", args=[w.match.pk, conflict.pk]), {}
+
+
 def photo_case(w):
     import io
 
@@ -373,6 +383,7 @@ MATRIX: dict[str, Case] = {
     "scoring:match-reopen": Case(KEEPER, reopen_case),
     # entry at the table, the secretary's side (table_manage.py): the table link, the photos
     "scoring:match-table-link": Case(KEEPER, table_link_case),
+    "scoring:table-conflict-set-aside": Case(KEEPER, table_conflict_case),
     "scoring:match-photos": Case(KEEPER, photo_case),
     # the hall clock (public_clock.py)
     "scoring:round-clock-start": Case(KEEPER, clock_start_case),
