@@ -87,6 +87,7 @@ NOT_SERVICES = {
     "refuse_rotating": "refuses a rotating partnership outside its club night",
     "signup_invitations_sync": "called inside individual_signup, whose scenario runs it",
     "clean_photo": "re-encodes an image, writes nothing",
+    "photo_rules": "words the bounds of a photo for the upload forms",
     "new_code": "makes a table link's code",
     "normalise_code": "reads a typed code",
     "link_is_open": "reads whether a table link works",
