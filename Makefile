@@ -19,12 +19,13 @@ SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 lib
 # The benchmarks count the pages of the PDFs they make (poppler's pdfinfo).
 SYSTEM_PACKAGES_BENCH := $(SYSTEM_PACKAGES) poppler-utils
 
-.PHONY: help run test test-fast bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
+.PHONY: help run test test-fast test-deep bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
 
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
-	@echo "make test    run the test suite"
+	@echo "make test    run the test suite (the property and fuzz tests try a tenth of their examples)"
 	@echo "make test-fast  the suite without the slow browser, server and fuzz tests"
+	@echo "make test-deep  the suite with the property and fuzz tests' full example counts (TEST_DEPTH=deep)"
 	@echo "make bench   run the benchmarks in tests/benchmarks (one JSON line per figure)"
 	@echo "make load    a federation's round night with Locust against gunicorn on loopback (LOAD_ARGS=...)"
 	@echo "make cluster  nginx on http://127.0.0.1:8080 before two app servers, PostgreSQL, Redis, demo data"
@@ -85,6 +86,12 @@ test: system-deps-test venv-dev
 # The tests marked slow (real browser, gunicorn, the longest fuzz tests) are left out; CI runs `make test`.
 test-fast: venv-dev
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" $(PYTEST_ARGS)
+
+# The whole suite with the property and fuzz tests' full example counts (tests/support/depth.py):
+# `make test` tries a tenth of them (at least 50 per test), this all of them, some minutes more.
+# Before a release and after a change to the engine, the protocol form or the file readers.
+test-deep: system-deps-test venv-dev
+	TEST_DEPTH=deep $(PY) -m pytest -n $(PYTEST_WORKERS) $(PYTEST_ARGS)
 
 # Each benchmark module runs in a pytest process of its own, so that no figure depends on the heap
 # and caches the ones before it left (the protocol files' figure took minutes after the workbooks'

@@ -11,8 +11,18 @@ os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 import pytest
 from django.db.backends.signals import connection_created
 
+from tests.support import depth
+
 # The shared worlds (a league, a federation, a played match, hostile names) for tests in any folder.
 pytest_plugins = ["tests.fixtures"]
+
+# How many examples the property and fuzz tests try: a tenth by default, all with TEST_DEPTH=deep
+# (make test-deep). Loaded before the test modules are imported, whose @settings build on it.
+depth.load_hypothesis_profile()
+
+
+def pytest_report_header(config):
+    return depth.describe()
 
 
 def _sqlite_without_fsync(sender, connection, **kwargs):

@@ -15,6 +15,7 @@ from scoring.engine import DealEntry, SideEntry, check_deal, get_rules, replay, 
 from scoring.engine.deal import deal_scores, deal_warnings
 from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 from scoring.files.protocol_file import COLUMNS
+from tests.support.depth import examples
 
 RULE_SETS = [get_rules(key) for key in ("sv-tavling", "internationell-1951", "sv-hem")]
 RULE_SETS.append(RULE_SETS[0].with_overrides({"canastas_to_go_out": 2}))
@@ -69,8 +70,8 @@ deals = st.builds(
 )
 
 
-@pytest.mark.slow  # 1 000 or more examples: seconds
-@settings(max_examples=1500, deadline=None)
+@pytest.mark.slow  # 1 500 examples under TEST_DEPTH=deep: seconds
+@settings(max_examples=examples(1500), deadline=None)
 @given(rules=st.sampled_from(RULE_SETS), deal=deals)
 def test_the_engine_accepts_exactly_what_rules_md_accepts(rules, deal):
     problems = check_deal(rules, deal)
@@ -97,8 +98,8 @@ def score_by_rules_md(rules, deal: DealEntry, side: str) -> int:
     return score
 
 
-@pytest.mark.slow  # 1 000 or more examples: seconds
-@settings(max_examples=1000, deadline=None)
+@pytest.mark.slow  # 1 000 examples under TEST_DEPTH=deep: seconds
+@settings(max_examples=examples(1000), deadline=None)
 @given(rules=st.sampled_from(RULE_SETS), deal=deals)
 def test_every_deal_scores_as_rules_md_says_and_replay_runs_every_check(rules, deal):
     """The score of any deal, legal or not, is the one of docs/rules.md, "Scoring one deal" (a negative count adds nothing), and a

@@ -21,6 +21,7 @@ from scoring.engine import (
 )
 from scoring.engine.deal import deal_warnings
 from scoring.files.protocol_file import read_csv, write_csv
+from tests.support.depth import examples
 
 PACK = 1180
 RULE_SETS = [
@@ -32,10 +33,11 @@ RULE_SETS = [
 ]
 SV_SERIE = get_points_rules("sv-serie")
 
+# The full counts (TEST_DEPTH=deep); a short run tries 50 of each (tests/support/depth.py).
 PROPERTY_SETTINGS = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-MATCH_SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MATCH_SETTINGS = settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def multiple_of_5(low: int, high: int) -> st.SearchStrategy[int]:
@@ -364,7 +366,7 @@ def table_minimum(table, total: int) -> int:
     return minimum
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(opening_tables, st.integers(-10_000, 20_000), st.lists(st.integers(-10_000, 20_000), max_size=20))
 def test_every_total_in_an_opening_step_reads_the_table_alike(table, total, others):
     """Replay looks the opening minimum up again only when a total leaves the range opening_step

@@ -26,6 +26,7 @@ from scoring.files.protocol_file import (
 )
 
 from tests.support.deals import clean_deal, deal
+from tests.support.depth import examples
 
 # Cells as most files write them, and the odd ones (one cell in twelve).
 PLAIN = {"number": ["0", "5", "-5", "120", "-40", "1500", ""], "out": ["", "home", "away"], "end": ["", "out", "stock", "clock"],
@@ -89,8 +90,8 @@ def outcome(read, *args):
         return error
 
 
-@pytest.mark.slow  # 500 texts, each read six ways: seconds
-@settings(max_examples=500, deadline=None)
+@pytest.mark.slow  # 500 texts under TEST_DEPTH=deep, each read six ways: seconds
+@settings(max_examples=examples(500), deadline=None)
 @given(text=texts())
 def test_the_plain_reading_reads_what_the_row_reading_reads(text):
     for delimiter in (",", ";", "\t"):

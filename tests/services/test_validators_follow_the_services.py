@@ -233,13 +233,13 @@ def database_state() -> str:
     return digest.hexdigest()
 
 
-def drawn_before(built_world, urls) -> dict[str, tuple]:
-    """The drawing of `urls` before the change. The pages show nothing but the rows and the day (the
-    moment of drawing is left out, MOMENT), so a state of the database the module has drawn already,
-    on the same day, is not drawn again: the scenarios that prepare nothing start from the same rows
-    (the world's savepoint) and share one drawing. Caches are emptied before each test, so the
-    drawing after the change is a fresh one either way."""
-    key = (database_state(), timezone.localdate(), frozenset(urls))
+def drawn_before(built_world, prepare, urls) -> dict[str, tuple]:
+    """The drawing of `urls` before the change. The pages show nothing but the rows, the day and
+    the caches (the moment of drawing is left out, MOMENT), and each test starts with empty caches:
+    a state of the database the module has drawn already, after the same preparation on the same
+    day, is not drawn again. The scenarios that prepare nothing start from the same rows (the
+    world's savepoint) and share one drawing; the drawing after the change is made afresh for each."""
+    key = (database_state(), prepare.__name__, timezone.localdate(), frozenset(urls))
     shared = built_world["drawings"].get(key)
     if shared is not None and DEPTH != "deep":
         return shared
@@ -471,10 +471,9 @@ def test_a_page_whose_drawing_a_service_changed_has_a_new_validator(built_world,
     _service, prepare, act = SCENARIOS[scenario]
     prepare(world)
     urls = public_urls()
-    before = drawn_before(built_world, urls)
+    before = drawn_before(built_world, prepare, urls)
     act(world)
-    # The pages that were there before: a page the change made has nothing to be compared with.
-    after = draw(urls)
+    after = draw(urls | public_urls())
 
     changed = [url for url in before if before[url][:2] != after[url][:2]]
     assert changed or scenario in SHOW_NOTHING, f"{scenario}: no public page changed; the scenario tests nothing"

@@ -2,10 +2,11 @@
 file import get random and hostile values. Never a server error, never a partial save (the deals
 before and after agree with what the answer says), every refusal with a message the user sees.
 
-About 10 000 inputs in all on SQLite, 5 000 on PostgreSQL (FUZZ_SCALE=2 doubles the SQLite count,
-FUZZ_SCALE=0.1 for a quick look). Each
-example runs in a savepoint that is rolled back, so every one starts from the same match: two deals
-played, in progress.
+Written for about 10 000 inputs in all on SQLite and 5 000 on PostgreSQL, which TEST_DEPTH=deep
+(make test-deep) runs; `make test` runs a tenth of them, at least 50 per test (tests/support/depth.py).
+FUZZ_SCALE, when set, stands for the database's share (FUZZ_SCALE=2 doubles the SQLite counts, 0.1
+for a quick look), before the depth's. Each example runs in a savepoint that is rolled back, so every
+one starts from the same match: two deals played, in progress.
 """
 
 from __future__ import annotations
@@ -32,19 +33,21 @@ from scoring.messages import file_error_message, problem_message
 from scoring.models import Deal, Match
 from tests import factories as f
 
+from tests.support.depth import examples as at_depth
 from tests.support.hostile_files import HOSTILE_NAMES, hostile_file, xlsx_bytes
 
 # The slowest property tests: left out of `make test-fast`, run by `make test`.
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
-# CI runs the suite on SQLite and again on PostgreSQL: 10 000 inputs on the first and half as many
-# on the second (whose round trips are slower) keep each run to a few minutes.
+# CI runs the suite on SQLite and again on PostgreSQL: half as many inputs on the second (whose
+# round trips are slower) keep both runs alike in time.
 SCALE = float(os.environ.get("FUZZ_SCALE") or (1 if connection.vendor == "sqlite" else 0.5))
 
 
 def examples(n: int):
+    """`n` examples on SQLite under TEST_DEPTH=deep; scaled for the database, FUZZ_SCALE and the depth."""
     return settings(
-        max_examples=max(1, int(n * SCALE)),
+        max_examples=at_depth(n * SCALE),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
