@@ -133,3 +133,8 @@ __all__ += [
 from .versions import appearances_version_bump, club_version_bump, competition_version_bump  # noqa: E402
 
 __all__ += ["appearances_version_bump", "club_version_bump", "competition_version_bump"]
+
+# seasons: a closed season's competitions are archives, which every writer above refuses to change
+from .seasons import archive_refusal  # noqa: E402
+
+__all__ += ["archive_refusal"]

@@ -123,11 +123,21 @@ class ManageFormView(LoginRequiredMixin, View):
             "owner": self.owner,
             "object": self.object,
             "error": error,
+            "closed": self.archive_refusal(),
             "back_url": self.back_url(),
             "delete_url": self.delete_url(),
             "merge_url": self.merge_url(),
         }
         return render(self.request, self.template_name, context, status=status)
+
+    def archive_refusal(self) -> str | None:
+        """Why nothing can be saved here: the competition (the owner, or the round's or match's) is
+        an archive of a closed season. The page says so instead of offering to save, and a post is
+        refused with it before its form is checked, so the secretary is told of the closed season,
+        not of fields to correct."""
+        if isinstance(self.owner, Competition):
+            return services.archive_refusal([self.owner])
+        return None
 
     def delete_url(self) -> str | None:
         """Where a player, team, round or match is deleted (or archived), from its edit page."""
@@ -146,6 +156,9 @@ class ManageFormView(LoginRequiredMixin, View):
         return self.page(self.make_form())
 
     def post(self, request, pk):
+        refusal = self.archive_refusal()
+        if refusal:
+            return self.page(self.make_form(), error=refusal, status=CONFLICT)
         form = self.make_form(request.POST)
         if not form.is_valid():
             return self.page(form, error=_("Nothing was saved: correct the marked fields."))

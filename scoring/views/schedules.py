@@ -23,6 +23,7 @@ from scoring.selectors import manage as manage_selectors
 from scoring.services import (
     FixtureImportError,
     ScheduleError,
+    archive_refusal,
     fixtures_import,
     schedule_generate_league,
     schedule_pair_next_round,
@@ -55,6 +56,8 @@ class CompetitionScheduleView(CompetitionManagerMixin, View):
             "submit_label": self.submit_label,
             "error": error,
             "problems": problems,
+            # A closed season's competition: said instead of offering to write its schedule.
+            "closed": archive_refusal([competition]),
             "back_url": self.back_url(),
             "match_count": manage_selectors.match_count(competition),
             "has_play": manage_selectors.competition_has_play(competition),
@@ -66,6 +69,10 @@ class CompetitionScheduleView(CompetitionManagerMixin, View):
         return self.page(self.form_class())
 
     def post(self, request, pk):
+        refusal = archive_refusal([self.competition])
+        if refusal:
+            # Before the form is checked: the page names the closed season, not fields to correct.
+            return self.page(self.form_class(), error=refusal, status=CONFLICT)
         form = self.form_class(request.POST, request.FILES)
         if not form.is_valid():
             return self.page(form, error=_("Nothing was saved: correct the marked fields."))

@@ -42,6 +42,9 @@ from scoring.selectors.protocols import protocol_preview
 from .secretary_base import MatchAccessMixin, planned_later_than_today, protocol_sheet
 
 STALE_STATUS = 409
+# A match of a closed season: the upload conflicts with its state, as any refusal of a service does
+# (scoring.web.middleware.DomainErrorMiddleware).
+ARCHIVE_STATUS = 409
 SIGNING_SALT = "scoring.protocol-upload"
 # A checked file is saved within a working evening, or checked again.
 CHECKED_FILE_MAX_AGE = 12 * 60 * 60
@@ -221,6 +224,7 @@ class UploadPageMixin(MatchAccessMixin):
             "error": error,
             "file_errors": file_errors,
             "may_upload": permissions.match_actions(self.request.user, match, protocol_sheet(match).state).upload,
+            "closed": services.archive_refusal([match.competition]),
             "planned_later": planned_later_than_today(match) if not match.deal_count else None,
         }
         if checked is not None:
@@ -247,6 +251,15 @@ class UploadPageMixin(MatchAccessMixin):
             data, files, initial={"version": self.match.version}, replaces_deals=bool(self.match.deal_count)
         )
 
+    def refused_as_archive(self):
+        """The page with the refusal when the match is an archive of a closed season, before any
+        file is read: neither a preview nor a save is offered for what cannot be saved. None
+        otherwise."""
+        refusal = services.archive_refusal([self.match.competition])
+        if refusal is None:
+            return None
+        return self.page(self.make_form(), error=refusal, status=ARCHIVE_STATUS)
+
     def fresh_form(self, data):
         """The choose-a-file form again after a refusal: the reason kept, no complaint about a file
         that was in fact chosen."""
@@ -263,6 +276,9 @@ class ProtocolUploadView(UploadPageMixin, View):
         return self.page(self.make_form())
 
     def post(self, request, pk):
+        refused = self.refused_as_archive()
+        if refused is not None:
+            return refused
         match = self.match
         form = self.make_form(request.POST, request.FILES)
         if not form.is_valid():
@@ -293,6 +309,9 @@ class ProtocolUploadSaveView(UploadPageMixin, View):
     read again."""
 
     def post(self, request, pk):
+        refused = self.refused_as_archive()
+        if refused is not None:
+            return refused
         match = self.match
         save_form = UploadSaveForm(request.POST, match=match)
         if not save_form.is_valid():

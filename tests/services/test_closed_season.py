@@ -268,6 +268,100 @@ def test_the_merge_page_refuses_with_the_reason(archive):
     assert Match.objects.get(pk=archive["finished"].pk).home_substitute_id == archive["twin"].pk
 
 
+# -- the pages that write into a competition name the closed season on every refusal ------------------
+
+MARKED_FIELDS_SV = "rätta de markerade fälten"
+
+
+def main_part(response) -> str:
+    """The page's own content, without the site's header (whose log-out button is a form too)."""
+    html = response.content.decode()
+    return html[html.index('<main id="main"'):html.index("</main>")]
+
+
+def manage_form_pages(a):
+    comp, unplayed = a["competition"], a["unplayed"]
+    home, away = unplayed.home_team, unplayed.away_team
+    return {
+        # A form that would pass its own checks, and one that would not (a team against itself,
+        # nothing filled in): either way the refusal is the closed season.
+        "create a match": (reverse("scoring:manage-match-create", args=[comp.pk]),
+                           {"home_team": home.pk, "away_team": away.pk}),
+        "create a match of a team against itself": (reverse("scoring:manage-match-create", args=[comp.pk]),
+                                                    {"home_team": home.pk, "away_team": home.pk}),
+        "create a match with nothing filled in": (reverse("scoring:manage-match-create", args=[comp.pk]), {}),
+        "edit a match": (reverse("scoring:manage-match-edit", args=[unplayed.pk]),
+                         {"home_team": home.pk, "away_team": away.pk, "table": "7", "version": unplayed.version}),
+        "create a round": (reverse("scoring:manage-round-create", args=[comp.pk]), {"number": ""}),
+        "edit a round": (reverse("scoring:manage-round-edit", args=[a["round"].pk]), {"number": "3"}),
+        "edit the competition": (reverse("scoring:manage-competition-edit", args=[comp.pk]), {"name": ""}),
+        "generate the schedule": (reverse("scoring:manage-schedule-generate", args=[comp.pk]), {}),
+        "generate the schedule, filled in": (reverse("scoring:manage-schedule-generate", args=[comp.pk]),
+                                             {"start_date": "2026-01-10", "interval_days": "7", "series": "single"}),
+        "pair the next round": (reverse("scoring:manage-schedule-pair", args=[comp.pk]), {}),
+        "import a fixture list": (reverse("scoring:manage-fixtures-import", args=[comp.pk]), {}),
+    }
+
+
+MANAGE_FORM_PAGES = [
+    "create a match", "create a match of a team against itself", "create a match with nothing filled in",
+    "edit a match", "create a round", "edit a round", "edit the competition", "generate the schedule",
+    "generate the schedule, filled in", "pair the next round", "import a fixture list",
+]
+
+
+@pytest.mark.parametrize("page", MANAGE_FORM_PAGES)
+@pytest.mark.parametrize("as_admin", [False, True], ids=["secretary", "admin"])
+def test_a_form_page_of_an_archive_names_the_closed_season_and_offers_no_save(archive, page, as_admin):
+    url, data = manage_form_pages(archive)[page]
+    client = client_for(archive["admin"] if as_admin else archive["secretary"])
+    before = (versions(archive["in_progress"], archive["finished"], archive["unplayed"]),
+              Match.objects.count(), Round.objects.count())
+
+    shown = client.get(url)
+    refused = client.post(url, data)
+
+    html = main_part(shown)
+    assert shown.status_code == 200 and "Säsongen 2025/26 är stängd: Gamla serien är ett arkiv" in html
+    assert 'type="submit"' not in html
+    html = main_part(refused)
+    assert refused.status_code == 409 and "Säsongen 2025/26 är stängd: Gamla serien är ett arkiv" in html
+    assert MARKED_FIELDS_SV not in html and 'class="errorlist' not in html
+    assert (versions(archive["in_progress"], archive["finished"], archive["unplayed"]),
+            Match.objects.count(), Round.objects.count()) == before
+
+
+def test_the_form_pages_of_an_open_season_still_say_which_fields_to_correct(archive):
+    current = archive["current"].competition
+    client = client_for(archive["secretary"])
+    url = reverse("scoring:manage-match-create", args=[current.pk])
+    html = main_part(client.get(url))
+    assert 'type="submit"' in html and ARCHIVE_SV not in html
+    response = client.post(url, {})
+    assert response.status_code == 200 and MARKED_FIELDS_SV in response.content.decode()
+
+
+def test_a_file_uploaded_to_an_archived_match_is_refused_without_a_preview_or_save(archive):
+    match = archive["in_progress"]
+    client = client_for(archive["secretary"])
+    url = reverse("scoring:match-protocol-upload", args=[match.pk])
+    sheet = b"deal,home_cards,away_cards,end\n1,120,-40,stock\n2,50,60,stock\n"
+    before = versions(match)
+
+    shown = client.get(url)
+    refused = client.post(url, {"version": match.version, "reason": "papperet",
+                                "file": SimpleUploadedFile("p.csv", sheet, "text/csv")})
+
+    html = main_part(shown)
+    assert shown.status_code == 200 and "Säsongen 2025/26 är stängd" in html
+    assert 'type="submit"' not in html
+    html = main_part(refused)
+    assert refused.status_code == 409 and "Säsongen 2025/26 är stängd" in html
+    save = reverse("scoring:match-protocol-upload-save", args=[match.pk])
+    assert save not in html and "button--save" not in html and "upload-checked" not in html
+    assert versions(match) == before
+
+
 # -- the admin ----------------------------------------------------------------------------------------
 
 
