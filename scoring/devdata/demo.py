@@ -30,7 +30,7 @@ from django.utils import timezone
 from scoring import services
 from scoring.devdata import demo_federation
 from scoring.devdata.generate import GeneratedMatch, generate_match, match_deals  # noqa: F401 (re-export)
-from scoring.models import Club, Competition, Match, Player, Team
+from scoring.models import Club, Competition, Match, Player, TableLink, Team
 from scoring.services.schedules import schedule_generate_league, schedule_pair_next_round
 
 __all__ = ["DemoReport", "build_demo", "demo_logins", "match_deals"]
@@ -93,6 +93,8 @@ class DemoReport:
     deals: int = 0
     logins: list[tuple[str, str, str]] = field(default_factory=list)
     competitions: list[Competition] = field(default_factory=list)
+    # (match, home team's code, away team's code) of the demo's table links in use.
+    table_links: list[tuple[Match, str, str]] = field(default_factory=list)
 
 
 def demo_logins() -> list[tuple[str, str, str]]:
@@ -270,6 +272,10 @@ def _league(report: DemoReport, clubs, secretaries, teams, rng: random.Random, t
             play.play(match, now - timedelta(minutes=30), deals=4 - match.table)
     services.round_clock_start(round=rounds[today_round - 1], user=secretaries["orebro"],
                                at=now - timedelta(minutes=30))
+    # The match not started yet is played at the table: both teams' codes are ready to try.
+    for match in tonight:
+        if match.table not in (1, 2, 3):
+            services.table_link_issue(match=match, user=secretaries["orebro"])
     report.matches += play.matches
     report.deals += play.deals
 
@@ -323,4 +329,10 @@ def build_demo(*, reset: bool = False, today: date | None = None) -> DemoReport:
                                        season_of(today), today, SEED)
         demo_federation.club_night(report, _Play, clubs, secretaries, players, season_of(today), today, SEED)
     report.logins = demo_logins()
+    report.table_links = [
+        (link.match, link.code, link.away_code)
+        for link in TableLink.objects.filter(match__competition__in=report.competitions, withdrawn_at__isnull=True)
+        .select_related("match__home_team", "match__away_team")
+        .order_by("match__table", "pk")
+    ]
     return report

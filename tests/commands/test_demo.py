@@ -144,3 +144,18 @@ def test_with_debug_on_the_demo_just_runs(settings, db):
     settings.DEBUG = True
     call_command("demo", stdout=StringIO())
     assert get_user_model().objects.filter(username="admin", is_superuser=True).exists()
+
+
+@pytest.mark.django_db
+def test_the_demo_prints_a_table_link_to_try_with_each_teams_code():
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from scoring.models import TableLink
+
+    out = StringIO()
+    call_command("demo", "--public-passwords", stdout=out)
+    link = TableLink.objects.get(withdrawn_at__isnull=True)
+    assert f"/t/{link.code}/" in out.getvalue() and f"/t/{link.away_code}/" in out.getvalue()
+    assert link.match.status == "scheduled"

@@ -53,6 +53,11 @@ class Command(BaseCommand):
             self.stdout.write("Demo data is there already; nothing was added (use --reset to replay it).")
         for competition in report.competitions:
             self.stdout.write(f"  {competition} (id {competition.pk})")
+        for match, home_code, away_code in report.table_links:
+            self.stdout.write(
+                f"  At the table: {match.home_team} – {match.away_team}: /t/{home_code}/ (the home team's code), "
+                f"/t/{away_code}/ (the away team's)"
+            )
         self.stdout.write("")
         self.stdout.write("Logins:")
         width = max(len(username) for username, _, _ in report.logins)
