@@ -3,10 +3,11 @@ validator is made of these, the language, who looks, the day and the code's vers
 (scoring.web.public_cache).
 
 A page of one competition (its standings, rounds, matches, live parts, tables, feed, embed and
-documents) reads that competition's version. A page of several (a team's, a player's, a club's,
-the lists, the rankings) reads the count and sum of their versions and the largest id: a bump of
-any of them raises the sum, a competition added or removed changes the count or the largest id.
-Private competitions count too, so a competition made private moves the pages that listed it.
+documents) reads that competition's version; a match's own documents read the match's version
+and what they print beside it (match_document_version). A page of several (a team's, a player's,
+a club's, the lists, the rankings) reads the count and sum of their versions and the largest id:
+a bump of any of them raises the sum, a competition added or removed changes the count or the
+largest id. Private competitions count too, so a competition made private moves the pages that listed it.
 """
 
 from __future__ import annotations
@@ -54,6 +55,47 @@ def match_version(pk: int) -> tuple[int, bool] | None:
         pk,
     )
     return None if row is None else (row[0], bool(row[1]))
+
+
+# What a match's documents (its protocol as PDF, workbook and CSV: scoring.exports) print beside
+# the match row and its deals: the competition's names and the rules it is scored by (a match not
+# yet played takes the competition's; docs/rules.md), its organiser, the round, each team's name,
+# club, players and captain, the substitutes, and who confirmed the protocol.
+def user_name_fields(path: str) -> tuple[str, ...]:
+    return (f"{path}__first_name", f"{path}__last_name", f"{path}__username")
+
+
+def team_fields(side: str) -> tuple[str, ...]:
+    team = f"{side}_team"
+    return (
+        f"{team}__name", f"{team}__club__name", f"{team}__player_one__name", f"{team}__player_two__name",
+        *user_name_fields(f"{team}__captain"), f"{side}_substitute__name",
+    )  # fmt: skip
+
+
+MATCH_DOCUMENT_FIELDS = (
+    "competition__name", "competition__season", "competition__organiser__name",
+    "competition__rules_key", "competition__rules_overrides", "competition__points_key",
+    "competition__points_overrides", "competition__requires_confirmation",
+    "round__number", "round__date",
+    *team_fields("home"), *team_fields("away"), *user_name_fields("confirmed_by"),
+)  # fmt: skip
+
+
+def match_document_version(pk: int) -> tuple[tuple, bool] | None:
+    """What a match's documents show, and whether the competition is public (as above); None when
+    there is no such match. Not the competition's version, which a deal in any of its matches
+    moves: on a round night a match's documents would be made again after every deal of every
+    table (docs/architecture.md, "What is kept (caching)"). The match's own version instead,
+    which every change of the match moves (scoring.services.matches locks the row and claims the
+    next one), and the names and rules it prints as they are now, so a rename is seen whichever
+    way it was made."""
+    fields = ("version", "competition__is_public", *MATCH_DOCUMENT_FIELDS)
+    row = one_value(Match.objects.filter(pk=pk).values_list(*fields))
+    if row is None:
+        return None
+    version, is_public, *shown = row
+    return ((version, tuple(shown)), bool(is_public))
 
 
 def all_competitions_version() -> tuple:

@@ -44,8 +44,10 @@ def export_response(export: Export) -> HttpResponse:
 
 
 # A document takes up to a few seconds to make (a competition PDF 2-3 s), so a made one is stored in
-# the "documents" cache under its competition's or match's version and the parameters it reads
-# (scoring.web.public_cache.document_key): a query parameter it does not read makes no new document.
+# the "documents" cache under what it shows and the parameters it reads
+# (scoring.web.public_cache.document_key): a competition's documents under its version, a match's
+# under the match's own version and the names and rules it prints (a deal at another table makes
+# no new protocol); a query parameter a document does not read makes no new document.
 # And everyone may ask for only so many documents a minute, so that a few clients asking again and
 # again cannot slow every page down: a visitor who is not signed in DOCUMENTS_PER_MINUTE, counted by
 # the client's real address; a signed-in person DOCUMENTS_PER_MINUTE_SIGNED_IN, counted by who

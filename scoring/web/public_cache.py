@@ -45,6 +45,10 @@ def one_match(kwargs):
     return versions.match_version(kwargs["pk"])
 
 
+def one_match_document(kwargs):
+    return versions.match_document_version(kwargs["pk"])
+
+
 # Each public address (its URL name in the "scoring" namespace) and the versions it is drawn from;
 # the documents too (scoring.views.exports stores each made copy under the same versions).
 COMPETITION_PAGES = [
@@ -52,10 +56,14 @@ COMPETITION_PAGES = [
     "competition-clubs", "competition-players", "round-detail", "round-live", "standings-pdf", "standings-xlsx",
     "competition-pdf", "competition-xlsx", "round-results-pdf", "round-results-xlsx",
 ]  # fmt: skip
-MATCH_PAGES = ["match-detail", "match-live", "match-protocol-pdf", "match-protocol-xlsx", "match-protocol-csv"]
+MATCH_PAGES = ["match-detail", "match-live"]
+# A match's documents show the match and the names and rules it is played under, not the rest of
+# its competition: another match's deal leaves their validator and stored copy as they were.
+MATCH_DOCUMENTS = ["match-protocol-pdf", "match-protocol-xlsx", "match-protocol-csv"]
 PUBLIC_PAGES = {
     **dict.fromkeys(COMPETITION_PAGES, one_competition),
     **dict.fromkeys(MATCH_PAGES, one_match),
+    **dict.fromkeys(MATCH_DOCUMENTS, one_match_document),
     **dict.fromkeys(["team-detail", "team-calendar"], lambda kwargs: versions.team_version(kwargs["pk"])),
     **dict.fromkeys(["rankings", "ranking-player", "ranking-pair"], lambda kwargs: versions.rankings_version()),
     "home": lambda kwargs: versions.start_page_version(),
@@ -69,7 +77,7 @@ PUBLIC_PAGES = {
 # Pages whose view asks who may see them (a competition that is not public is its organiser's):
 # their versions say whether the competition is public, (version, is_public), and are None when
 # it is not there (scoring.selectors.versions).
-BEHIND_A_COMPETITION = frozenset(COMPETITION_PAGES + MATCH_PAGES)
+BEHIND_A_COMPETITION = frozenset(COMPETITION_PAGES + MATCH_PAGES + MATCH_DOCUMENTS)
 
 
 def open_to_all(url_name: str, page_versions) -> bool:

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.exports import pdf, xlsx
-from scoring.models import Team
+from scoring.models import Competition, Team
 from scoring.views import exports
 from tests import factories as f
 
@@ -60,6 +60,56 @@ def test_a_document_is_made_once_until_its_data_changes(client, made):
     # Another round's standings are another document.
     client.get(url + "?round=1")
     assert made == ["xlsx", "xlsx", "xlsx", "xlsx"]
+
+
+@pytest.fixture
+def rendered(monkeypatch):
+    """Counts the PDFs WeasyPrint makes (every PDF document is made by pdf.html_to_pdf)."""
+    calls = []
+    real = pdf.html_to_pdf
+
+    def html_to_pdf(html):
+        calls.append(html)
+        return real(html)
+
+    monkeypatch.setattr(pdf, "html_to_pdf", html_to_pdf)
+    return calls
+
+
+def test_a_matchs_protocol_is_kept_until_what_it_shows_changes(client, rendered):
+    setup = f.protocol_setup()
+    match, secretary = setup["match"], setup["secretary"]
+    f.play_match(match, secretary, entries=f.EXPORT_SAMPLE_DEALS[:2])
+    # Another table of the same round night, kept by the same secretary.
+    other = f.make_match(competition=match.competition, home=f.make_team(club=setup["home"].club), table=2)
+    url = reverse("scoring:match-protocol-pdf", args=[match.pk])
+    workbook_url = reverse("scoring:match-protocol-xlsx", args=[match.pk])
+    first, workbook = client.get(url), client.get(workbook_url)
+    assert first.status_code == workbook.status_code == 200
+    assert len(rendered) == 1
+
+    # A deal at the other table moves the competition's version, not what this protocol shows:
+    # the visitor's copy is still good, and the stored one is handed out.
+    f.play_match(other, secretary, entries=f.EXPORT_SAMPLE_DEALS[:1])
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert client.get(workbook_url, HTTP_IF_NONE_MATCH=workbook["ETag"]).status_code == 304
+    assert client.get(url).content == first.content
+    assert len(rendered) == 1
+
+    # A deal in the match itself.
+    f.play_match(match, secretary, entries=f.EXPORT_SAMPLE_DEALS[2:3])
+    after_deal = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert after_deal.status_code == 200 and after_deal["ETag"] != first["ETag"]
+    assert client.get(workbook_url, HTTP_IF_NONE_MATCH=workbook["ETag"]).status_code == 200
+    assert len(rendered) == 2
+
+    # The competition renamed: its name heads the protocol.
+    competition = Competition.objects.get(pk=match.competition_id)
+    competition.name = "Nya serien"
+    services.competition_save(user=secretary, competition=competition)
+    renamed = client.get(url, HTTP_IF_NONE_MATCH=after_deal["ETag"])
+    assert renamed.status_code == 200 and renamed["ETag"] != after_deal["ETag"]
+    assert len(rendered) == 3 and "Nya serien" in rendered[-1]
 
 
 @pytest.fixture
