@@ -1,17 +1,22 @@
-"""How numbers and names look wherever the site shows them: pages, messages, forms and documents.
+"""How numbers, dates and names look wherever the site shows them: pages, messages, forms, template
+tags, commands and documents. The one home of the site's formatting (docs/architecture.md, "The
+places"); template tags are thin wrappers around these functions.
 
 A thin no-break space groups thousands (5 120) and a true minus sign (−40) marks negative numbers,
 as Swedish print does; match points keep their decimal (0,5). Spreadsheets get raw numbers, never
-these strings (exports.formatting.plain_number).
+these strings (plain_number).
 """
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from decimal import Decimal
 
+from django.utils import timezone
 from django.utils.formats import get_format
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
 
 MINUS = "\u2212"
 # NARROW NO-BREAK SPACE: a thin space that never splits a number across lines.
@@ -45,6 +50,54 @@ def signed_number(value: int | float | Decimal | None) -> str:
     """A difference: +1 230, −40, 0."""
     text = format_number(value)
     return "+" + text if value is not None and value > 0 else text
+
+
+def format_points(value, *, signed: bool = False) -> str:
+    """Card points, whole numbers as a template or a table hands them: 5 120, −40 (signed: +1 230);
+    nothing for nothing."""
+    if value is None or value == "":
+        return ""
+    number = int(value)
+    return signed_number(number) if signed else format_number(number)
+
+
+def format_match_points(value) -> str:
+    """Match points: 1, 0,5 (Swedish) or 0.5 (English); nothing for nothing."""
+    if value is None or value == "":
+        return ""
+    return format_number(Decimal(str(value)))
+
+
+def rating_text(value) -> str:
+    """A rating for reading: a whole number (the replay keeps the fractions), "–" for none."""
+    return "–" if value is None else format_points(round(value))
+
+
+def plain_number(value: float | Decimal | None) -> int | float | None:
+    """A number for a spreadsheet cell: whole numbers as int, others as float (Decimal is not a cell type)."""
+    if value is None:
+        return None
+    if isinstance(value, Decimal):
+        value = float(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def iso_date(value: date | datetime | None) -> str:
+    """2026-05-01: the way Swedish forms write dates, unambiguous in every language."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        value = timezone.localtime(value) if timezone.is_aware(value) else value
+        return value.strftime("%Y-%m-%d %H:%M")
+    return value.isoformat()
+
+
+def file_name(*parts: object, extension: str) -> str:
+    """'protokoll-serie-a-2026-27-omgang-1-bord-3.pdf': ASCII, no spaces, safe in every browser."""
+    slug = "-".join(filter(None, (slugify(str(part)) for part in parts if part not in (None, ""))))
+    return f"{slug or 'export'}.{extension}"
 
 
 def breakable_name(name) -> SafeString:

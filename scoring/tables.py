@@ -2,9 +2,9 @@
 
 Standings are never user-sortable: the rank is the order, and tied teams show as "3=". Column
 headers are short (Sp, V, O, F) with the full word in an <abbr> title and in a legend under the
-table, so nothing depends on hovering. Numbers are formatted by scoring.templatetags.public_format
-(thin space between thousands, a true minus sign); the numbers themselves come from the engine and
-the selectors.
+table, so nothing depends on hovering. Numbers are formatted by scoring.formatting (thin space
+between thousands, a true minus sign); the numbers themselves come from the engine and the
+selectors.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
-from scoring.formatting import breakable_name
+from scoring.formatting import breakable_name, format_match_points, format_points
 from scoring.models import Match
 from scoring.selectors.protocols import has_score, is_disputed, status_text
-from scoring.templatetags.public_format import format_match_points, format_points
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 # Figures a phone can do without: site.css hides columns marked `col-secondary` on a narrow screen

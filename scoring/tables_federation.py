@@ -2,7 +2,7 @@
 club tables of an inter-club series.
 
 Like the standings (scoring.tables) they are never user-sortable: the rank is the order, and tied
-rows show as "3=". Numbers are formatted by scoring.templatetags.public_format; they come from the
+rows show as "3=". Numbers are formatted by scoring.formatting; they come from the
 selectors (scoring.selectors.rankings, scoring.selectors.club_tables) and the engine.
 """
 
@@ -15,17 +15,12 @@ from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
+from scoring.formatting import format_match_points, format_points, rating_text
 from scoring.tables import NUM, SECONDARY_NUM, STANDINGS_LEGEND, AbbrColumn, MatchPointsColumn, PointsColumn
-from scoring.templatetags.public_format import format_match_points, format_points
 
 RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
 _SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
 _FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
-
-
-def rating_text(value) -> str:
-    """A rating for reading: a whole number (the replay keeps the fractions)."""
-    return "–" if value is None else format_points(round(value))
 
 
 class LegendMixin:

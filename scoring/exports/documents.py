@@ -7,8 +7,8 @@ is the one read model of selectors.protocols (the stored deals replayed once by 
 every number and its breakdown is the engine's; the blank protocol carries only the header, for the table to fill in by hand.
 
 Both the PDF and the spreadsheet exporters read these objects. Numbers stay numbers: the PDF
-templates format them with the site's template filters (scoring.templatetags.public_format), as the
-pages do.
+templates format them with the site's template filters (scoring.templatetags.public_format, thin
+wrappers of scoring.formatting), as the pages do.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
+from scoring.formatting import iso_date
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
 from scoring.web.site_address import absolute_reverse, site_url
 
-from .formatting import iso_date
 
 # Enough rows for a 60-minute match (the engine warns above 15 deals in a timed match), and few
 # enough that the form, the reference table and the signatures fit one A4 page.

@@ -25,6 +25,7 @@ from django.utils.translation import gettext as _
 from weasyprint.urls import URLFetcher
 
 from scoring import selectors
+from scoring.formatting import file_name, iso_date
 from scoring.models import Competition, Match, Round
 from scoring.selectors import history
 from scoring.selectors.protocols import protocol_document_match, round_protocol_matches
@@ -34,7 +35,6 @@ from scoring.web.site_address import site_url
 from . import PDF, Export
 from .documents import blank_protocol, protocol_document, side_codes
 from .federation import club_table, club_table_note, individual_table
-from .formatting import file_name, iso_date
 from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 STYLESHEET = "scoring/css/pdf.css"

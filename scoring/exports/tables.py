@@ -17,12 +17,12 @@ from django.utils.encoding import force_str
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.standings import StandingRow
+from scoring.formatting import format_number, plain_number, signed_number
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
 from scoring.web.site_address import absolute_reverse
 from scoring.selectors.standings import standing_values
 
-from .formatting import format_number, plain_number, signed_number
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 STRONG_NUM = {"th": {"class": "num"}, "td": {"class": "num strong"}}

@@ -34,6 +34,7 @@ from scoring import selectors
 from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
 from scoring.files.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows, write_csv
+from scoring.formatting import file_name, iso_date, plain_number
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import (
     competition_deal_values,
@@ -46,7 +47,6 @@ from scoring.selectors.public import competition_rounds
 from . import CSV, XLSX, Export
 from .documents import match_record_url
 from .federation import club_table, club_table_note, individual_table
-from .formatting import file_name, iso_date, plain_number
 from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 MAX_SHEET_NAME = 31

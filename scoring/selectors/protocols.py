@@ -7,7 +7,7 @@ workbook. Its *notes* (`MatchProtocol.notes`, `ProtocolDeal.notes`) are the one 
 engine found in the stored deals, each at the deal where it sits: the warnings of docs/rules.md, "Warnings" (an
 arithmetic slip among them since revision 3) and any error a correction of an earlier deal has left
 on a later one. Every view shows that list, worded by `scoring.messages.problem_message`. The numbers are raw (int, Decimal); how they look is the template filters' business
-(scoring.templatetags.public_format, one number formatter). `status_text()` is the one way a
+(scoring.templatetags.public_format over scoring.formatting, the one number formatter). `status_text()` is the one way a
 match's state is put in words, and `has_score()` the one answer to "is there a score to show".
 
 Terms: a *side* (lag) is home or away; each deal row carries both sides' line: what the protocol

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from scoring.tables_federation import rating_text
+from scoring.formatting import rating_text
 
 register = template.Library()
 

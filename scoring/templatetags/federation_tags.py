@@ -19,8 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring.charts.svg import Chart, bar_chart, line_chart
 from scoring.engine.rating import START
-from scoring.tables_federation import rating_text
-from scoring.templatetags.public_format import format_match_points
+from scoring.formatting import format_match_points, rating_text
 
 register = template.Library()
 

@@ -1,27 +1,17 @@
 """Number formatting for the public pages: card points with a thin space between thousands and a
-true minus sign (5 120, −40), match points in the reader's language (0,5 in Swedish), and a signed
-difference (+1 230), all by the one number formatter. Formatting only: the numbers themselves come from the engine."""
+true minus sign (5 120, −40), match points in the reader's language (0,5 in Swedish). The filters
+are thin wrappers of scoring.formatting, the site's one formatter. Formatting only: the numbers
+themselves come from the engine."""
 
 from __future__ import annotations
-
-from decimal import Decimal
 
 from django import template
 
 from scoring import messages
 from scoring.selectors import protocols
-from scoring.formatting import breakable_name, format_number
+from scoring.formatting import breakable_name, format_match_points, format_points
 
 register = template.Library()
-
-
-def format_points(value, *, signed: bool = False) -> str:
-    """Card points through the site's one number formatter (scoring.formatting.format_number)."""
-    if value is None or value == "":
-        return ""
-    number = int(value)
-    text = format_number(number)
-    return "+" + text if signed and number > 0 else text
 
 
 @register.filter
@@ -34,12 +24,6 @@ def breakable(name):
 def points(value) -> str:
     """Card points: 5 120, −40."""
     return format_points(value)
-
-
-def format_match_points(value) -> str:
-    if value is None or value == "":
-        return ""
-    return format_number(Decimal(str(value)))
 
 
 @register.filter

@@ -11,17 +11,18 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
+from scoring.formatting import format_match_points, format_points
 from scoring.selectors.protocols import is_disputed, match_status_label
 from scoring.selectors.secretary import deal_changes
 
-from .public_format import format_match_points, format_points, has_score, protocol_cell
+from .public_format import has_score, protocol_cell
 
 register = template.Library()
 
 
 @register.filter
 def points(value) -> str:
-    """Card points: 5 120, −40 (the public pages' style, scoring/templatetags/public_format.py)."""
+    """Card points: 5 120, −40 (scoring.formatting.format_points, as the public pages)."""
     return format_points(value)
 
 

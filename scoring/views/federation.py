@@ -17,6 +17,7 @@ from django.views.generic import TemplateView
 
 from scoring.web.converters import LARGEST_ID
 from scoring.engine.rating import ESTABLISHED_AFTER, K_ESTABLISHED, K_NEW, START, expected_score
+from scoring.formatting import rating_text
 from scoring.forms.individual import IndividualRoundForm, SignupForm
 from scoring.models import Competition
 from scoring.selectors import manage as manage_selectors
@@ -26,7 +27,7 @@ from scoring.selectors.individual import individual_standings
 from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter
 from scoring.services import DomainError, individual_pair_round, individual_signup
 from scoring.tables import paginate_bounded
-from scoring.tables_federation import ClubTable, IndividualTable, RankingMatchesTable, RankingTable, rating_text
+from scoring.tables_federation import ClubTable, IndividualTable, RankingMatchesTable, RankingTable
 
 from .manage import CompetitionManagerMixin
 from .public import CompetitionMixin, PublicPageMixin

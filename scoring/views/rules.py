@@ -20,7 +20,7 @@ from scoring.engine.deal import CARD_VALUES, HIGH_DEAL_SCORE, PACK_CARD_POINTS, 
 from scoring.engine.match import MANY_DEALS_IN_TIMED_MATCH
 from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 from scoring.engine.rules import DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS, PointsRules, RuleSet
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 from scoring.exports.tables import tiebreak_order_text
 
 from .public import PublicPageMixin

@@ -41,7 +41,7 @@ from django.views.decorators.cache import never_cache
 from scoring.adapters import deal_to_entry
 from scoring.web.client_address import client_address
 from scoring.messages import problem_message
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 from scoring.forms.protocol import COUNT_FIELDS, SIDES, DealForm
 from scoring.models import TableDeal, TableLink
 from scoring.selectors import table as table_selectors

@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
-from scoring.templatetags.public_format import format_points
+from scoring.formatting import format_points
 from tests.factories import deal, make_match, protocol_setup, winning_deal
 
 pytestmark = pytest.mark.django_db

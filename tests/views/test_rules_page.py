@@ -19,7 +19,7 @@ from scoring import services
 from scoring.engine.deal import CARD_VALUES, PACK_CARD_POINTS
 from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 from scoring.engine.rules import POINTS_PRESETS, PRESETS
-from scoring.exports.formatting import format_number
+from scoring.formatting import format_number
 from tests.support.readers import pdf_text
 
 KEYS = sorted(PRESETS)

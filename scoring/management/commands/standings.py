@@ -4,7 +4,7 @@ With `--json` it prints one JSON array of rows in rank order, each
 {"rank": 3, "tied": true, "team": "Ölandslaget", "played": 7, "won": 4, "drawn": 1, "lost": 2,
  "points": 4.5, "card_points_for": 35120, "card_points_against": 30115, "difference": 5005}
 (points as numbers: 1, 0.5, 2; an int when whole). Without it, a readable table in the site's
-language (Swedish). `--round N`: the table after round N. Only counted results enter (see
+language (Swedish), its numbers as the site prints them (scoring.formatting: 5 120, −40, 0,5). `--round N`: the table after round N. Only counted results enter (see
 scoring.selectors); the number of results still waiting for confirmation is said below the table.
 """
 
@@ -15,12 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.utils import formats, translation
+from django.utils import translation
 from django.utils.translation import gettext as _, pgettext
 
 from scoring.engine.standings import StandingRow
+from scoring.formatting import format_match_points, format_number, signed_number
 from scoring.models import Competition
-from scoring.selectors import competition_standings, number, standing_values, standings_preliminary_count
+from scoring.selectors import competition_standings, standing_values, standings_preliminary_count
 
 
 def standings_json_rows(rows: list[StandingRow]) -> list[dict[str, Any]]:
@@ -64,17 +65,14 @@ class Command(BaseCommand):
             (pgettext("standings column", "W"), lambda row: str(row.record.won)),
             (pgettext("standings column", "D"), lambda row: str(row.record.drawn)),
             (pgettext("standings column", "L"), lambda row: str(row.record.lost)),
-            (pgettext("standings column", "Pts"), lambda row: formats.localize(number(row.record.points))),
+            (pgettext("standings column", "Pts"), lambda row: format_match_points(row.record.points)),
         ]
         if shows_for_and_against:
             columns += [
-                (pgettext("standings column", "For"), lambda row: str(row.record.card_points_for)),
-                (pgettext("standings column", "Against"), lambda row: str(row.record.card_points_against)),
+                (pgettext("standings column", "For"), lambda row: format_number(row.record.card_points_for)),
+                (pgettext("standings column", "Against"), lambda row: format_number(row.record.card_points_against)),
             ]
-        columns.append(
-            (pgettext("standings column", "Diff"),
-             lambda row: f"{row.record.difference:+d}" if row.record.difference else "0")
-        )  # fmt: skip
+        columns.append((pgettext("standings column", "Diff"), lambda row: signed_number(row.record.difference)))
         headers = [header for header, _cell in columns]
         body = [[cell(row) for _header, cell in columns] for row in rows]
         widths = [max(len(line[i]) for line in [headers, *body]) for i in range(len(headers))]
