@@ -11,8 +11,8 @@ header may claim 65 535 × 65 535 pixels), so what decoding will cost is decided
 header before anything is decoded: a JPEG is decoded already reduced (libjpeg scales by 1/2, 1/4
 or 1/8 while decoding), a PNG at most `PHOTO_MAX_PIXELS` pixels of at most 8 bits a sample, and
 neither may need more than `PHOTO_MAX_DECODE_BYTES` of memory on the way. One upload then costs a
-worker under 100 MB and well under 2 s (docs/operations.md, photo uploads, has the figures), and a
-worker decodes one photo at a time. A match keeps at most `PHOTO_MATCH_MAX_COUNT` photos and
+worker under 100 MB and well under 2 s (docs/operations.md, "Photo uploads", has the figures),
+and a worker decodes one photo at a time. A match keeps at most `PHOTO_MATCH_MAX_COUNT` photos and
 `PHOTO_MATCH_MAX_BYTES` of them.
 
 A cut-off file is refused by the checks here, not by Pillow: WeasyPrint, which the site imports
@@ -50,8 +50,8 @@ PHOTO_MAX_SIDE = 2000
 # Pixels decoded at most (a JPEG's after its reduction while decoding): a PNG, or a JPEG too large
 # to be reduced enough, beyond this is refused.
 PHOTO_MAX_PIXELS = 24_000_000
-# A JPEG's own pixels: a 200-megapixel phone's 16 320 × 12 240, with room. Reduced while decoding
-# or not, each of its blocks is read, which beyond this takes more than a second.
+# A JPEG's own pixels: a 200-megapixel phone's 16 320 × 12 240, with room. However reduced while
+# decoding, each of its blocks is still read: one claiming a billion pixels takes over a second.
 PHOTO_MAX_JPEG_PIXELS = 256_000_000
 # Memory decoding and reducing may take at most at any moment (`_peak_bytes`): the decoded image
 # as Pillow holds it (4 bytes a pixel in colour, 1 in grey or with a palette), libjpeg's buffer of
@@ -118,18 +118,22 @@ def _refuse_too_many_pixels():
     )
 
 
+def _refuse_too_large():
+    return DomainError(_("The photo is larger than %(size)s.") % {"size": _megabytes(PHOTO_MAX_BYTES)})
+
+
 def _upload_bytes(data) -> bytes:
     """The photo's bytes, refused beyond PHOTO_MAX_BYTES: `data` is bytes or an uploaded file, whose
     size is known before it is read."""
     size = len(data) if isinstance(data, bytes | bytearray) else data.size
     if size is None or size > PHOTO_MAX_BYTES:
-        raise DomainError(_("The photo is larger than %(size)s.") % {"size": _megabytes(PHOTO_MAX_BYTES)})
+        raise _refuse_too_large()
     if isinstance(data, bytes | bytearray):
         return bytes(data)
     data.seek(0)
     read = data.read(PHOTO_MAX_BYTES + 1)
     if len(read) > PHOTO_MAX_BYTES:
-        raise DomainError(_("The photo is larger than %(size)s.") % {"size": _megabytes(PHOTO_MAX_BYTES)})
+        raise _refuse_too_large()
     return read
 
 
@@ -156,8 +160,8 @@ def _peak_bytes(size: tuple[int, int], mode: str, kept_mode: str, coefficients: 
     unit = _stored_bytes(working)
     decoding = pixels * _stored_bytes(mode) + coefficients
     converting = pixels * (_stored_bytes(mode) + unit) if working != mode else 0
-    alpha = working in ("LA", "RGBA")
-    reducing = pixels * unit * (2 if alpha else 1) + kept_width * height * unit + kept_width * kept_height * unit * (2 if alpha else 1)
+    copies = 2 if working in ("LA", "RGBA") else 1
+    reducing = (pixels * copies + kept_width * height + kept_width * kept_height * copies) * unit
     return max(decoding, converting, reducing)
 
 
