@@ -295,6 +295,7 @@ class TableLinkMixin(View):
             "count_fields": COUNT_FIELDS,
             "poll_seconds": POLL_SECONDS,
             "rules": self.link.match.rules,
+            "photo_rules": services.photo_rules(),
         }
         return render(self.request, "scoring/table/page.html", context, status=status)
 
