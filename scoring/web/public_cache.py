@@ -23,8 +23,6 @@ display counts down.
 from __future__ import annotations
 
 import hashlib
-import os
-from functools import lru_cache
 from pathlib import Path
 
 from django.conf import settings
@@ -88,21 +86,24 @@ def open_to_all(url_name: str, page_versions) -> bool:
     return True
 
 
-@lru_cache(maxsize=1)
-def code_version() -> str:
-    """What the code draws pages with: the names, sizes and times of the files of the app, its
-    templates, static files and translations, and the settings pages read. A deployment changes it,
-    so no browser or proxy keeps a page drawn by the code before."""
+def code_version(base: Path) -> str:
+    """What the code under `base` draws pages with: the content of the files of the app, its
+    templates, static files and translations, by their paths under `base`, and the settings pages
+    read. A deployment changes it, so no browser or proxy keeps a page drawn by the code before;
+    servers started from copies of the same code agree, wherever and whenever the copies were made."""
     digest = hashlib.sha256()
     for folder in ("scoring", "templates", "static", "locale", "canastaclub"):
-        for root, dirs, files in os.walk(Path(settings.BASE_DIR) / folder):
+        for path in sorted((base / folder).rglob("*")):
             # Not the compiled files: a process writing them must not change the others' validators.
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            for name in sorted(files):
-                stat = os.stat(os.path.join(root, name))
-                digest.update(f"{root}/{name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
+            name = path.relative_to(base)
+            if path.is_file() and "__pycache__" not in name.parts:
+                digest.update(f"{name.as_posix()}:{hashlib.sha256(path.read_bytes()).hexdigest()};".encode())
     digest.update(repr((settings.PUBLIC_MAX_AGE, getattr(settings, "SCORING_LIVE_POLL_SECONDS", None))).encode())
     return digest.hexdigest()[:16]
+
+
+# Once, as the process starts: the code it runs is the code it read then.
+CODE_VERSION = code_version(Path(settings.BASE_DIR))
 
 
 def page_validator(url_name: str, kwargs: dict, user) -> tuple[str, bool] | None:
@@ -115,7 +116,7 @@ def page_validator(url_name: str, kwargs: dict, user) -> tuple[str, bool] | None
     viewer = user.pk if user.is_authenticated else 0
     # Not the address: a page and its live part share the validator, so the page hands it to the
     # part's first poll (templates/scoring/public/_match_live.html).
-    parts = (drawn_from, get_language(), viewer, timezone.localdate().isoformat(), code_version())
+    parts = (drawn_from, get_language(), viewer, timezone.localdate().isoformat(), CODE_VERSION)
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32], open_to_all(url_name, drawn_from)
 
 
@@ -129,7 +130,7 @@ def document_key(url_name: str, kwargs: dict, parameters: tuple) -> str | None:
     # The site's address too: the links a document prints follow the request's in debug
     # (scoring.web.site_address).
     parts = (url_name, sorted(kwargs.items()), parameters, page_versions(kwargs), get_language(),
-             timezone.localdate().isoformat(), code_version(), site_url())  # fmt: skip
+             timezone.localdate().isoformat(), CODE_VERSION, site_url())  # fmt: skip
     return "document:" + hashlib.sha256(repr(parts).encode()).hexdigest()
 
 
