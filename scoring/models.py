@@ -383,8 +383,7 @@ class Match(models.Model):
         ]
         indexes = [
             models.Index(fields=["competition", "status"], name="match_comp_status"),
-            # The rating's stamp (selectors.rating): the latest change among the results, read
-            # from this index alone.
+            # A secretary's matches of some statuses, changed last first (selectors.secretary).
             models.Index(fields=["status", "updated_at"], name="match_status_updated"),
         ]
 

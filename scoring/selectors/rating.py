@@ -10,24 +10,21 @@ Terms:
   overs (forfeit, repeated warnings) and void matches are not rated. The two players of a side are
   the team's pair; a substitute is not rated (the protocol does not say whom he replaced).
 
-Nothing is stored: the whole history is replayed in match order whenever a result changes, so a
-corrected result changes every later rating, in order. The replay is kept in the process under a
-stamp of all matches (their number, latest change and sum of versions) and of the competitions'
-visibility and confirmation, which any service's write changes.
+Nothing is stored or kept: the whole history is replayed in match order each time a page draws a
+rating, so a corrected result changes every later rating, in order. What keeps work is HTTP: a
+page is drawn again only when the versions it reads moved (scoring.web.public_cache).
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from scoring.engine.rating import RatedMatch, Ratings, rate
-from scoring.models import Competition, Match
-from scoring.selectors.counting import PLAYED_STATUSES
+from scoring.models import Match
 
 S = Match.Status
 NOT_PLAYED_AT_TABLE = (Match.End.FORFEIT, Match.End.WARNINGS)
@@ -88,28 +85,6 @@ def rated_matches() -> QuerySet[Match]:
     )
 
 
-def rating_stamp() -> str:
-    """A short text that changes whenever anything a rating or a confirmed result of a public
-    competition is made of changes."""
-    # The matches with a result only (what the rating can be made of), read from the index on
-    # (status, updated_at): a deal saved in a match being played, every few seconds on a round
-    # night, changes nothing here, so the next team or player page does not replay the history.
-    # Every service's change moves a match's updated_at, so a result that changes, comes or goes
-    # moves the latest time or the count. Two queries, not one: the count alone counts the index's
-    # entries and the latest alone reads one end of it per status, while one query asking both
-    # reads every entry's time (on 10 000 results, about 2 ms for the two against 7 ms for one,
-    # on every team and player page).
-    with_result = Match.objects.filter(status__in=(*PLAYED_STATUSES, S.VOID))
-    figures = {"count": with_result.count(), **with_result.aggregate(latest=Max("updated_at"))}
-    competitions = Competition.objects.aggregate(
-        count=Count("id"),
-        public=Count("id", filter=Q(is_public=True)),
-        confirming=Count("id", filter=Q(requires_confirmation=True)),
-    )
-    parts = "{count}:{latest}:".format(**figures) + "{count}:{public}:{confirming}".format(**competitions)
-    return "rating:" + hashlib.sha256(parts.encode()).hexdigest()
-
-
 @dataclass(frozen=True)
 class RatingHistory:
     """A replay of every rated match: the engine's Ratings, the matches' ids in order, and each
@@ -123,32 +98,20 @@ class RatingHistory:
         return self.by_player.get(player_id, [])
 
 
-# The latest replay in this process, under its stamp: a page reads it without copying (a shared
-# cache would pickle forty thousand changes of a federation's season on every read); another
-# process replays once for itself; a new result changes the stamp, and the next read replays.
-_latest: dict[str, RatingHistory] = {}
-
-
 def rating_history() -> RatingHistory:
-    """Every player's rating and its changes (replayed again after any match changes)."""
-    key = rating_stamp()
-    history = _latest.get(key)
-    if history is None:
-        rows = rated_matches().values_list(
-            "id",
-            "home_team__player_one_id",
-            "home_team__player_two_id",
-            "away_team__player_one_id",
-            "away_team__player_two_id",
-            "winner",
-        )
-        matches = [RatedMatch(pk, (h1, h2), (a1, a2), winner) for pk, h1, h2, a1, a2, winner in rows]
-        ratings = rate(matches)
-        by_player: dict = {}
-        for change in ratings.changes:
-            by_player.setdefault(change.player_id, []).append(change)
-        history = RatingHistory(ratings=ratings, order=tuple(m.match_id for m in matches), by_player=by_player)
-        _latest.clear()
-        _latest[key] = history
-    return history
+    """Every player's rating and its changes, replayed from the stored results."""
+    rows = rated_matches().values_list(
+        "id",
+        "home_team__player_one_id",
+        "home_team__player_two_id",
+        "away_team__player_one_id",
+        "away_team__player_two_id",
+        "winner",
+    )
+    matches = [RatedMatch(pk, (h1, h2), (a1, a2), winner) for pk, h1, h2, a1, a2, winner in rows]
+    ratings = rate(matches)
+    by_player: dict = {}
+    for change in ratings.changes:
+        by_player.setdefault(change.player_id, []).append(change)
+    return RatingHistory(ratings=ratings, order=tuple(m.match_id for m in matches), by_player=by_player)
 
