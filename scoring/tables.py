@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _, pgettext_lazy
 from scoring.formatting import breakable_name, format_match_points, format_points
 from scoring.models import Match
 from scoring.selectors.protocols import has_score, is_disputed, status_text
+from scoring.selectors.standings import STANDINGS_COLUMNS, standings_column, standings_columns
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 # Figures a phone can do without: site.css hides columns marked `col-secondary` on a narrow screen
@@ -57,19 +58,25 @@ class MatchPointsColumn(AbbrColumn):
         return format_match_points(value)
 
 
-# The abbreviations, in the order of the columns; the legend under the table lists them.
-STANDINGS_LEGEND = (
-    ("played", pgettext_lazy("standings column, short", "Pl"), _("Played")),
-    ("won", pgettext_lazy("standings column, short", "W"), _("Won")),
-    ("drawn", pgettext_lazy("standings column, short", "D"), _("Drawn")),
-    ("lost", pgettext_lazy("standings column, short", "L"), _("Lost")),
-    ("points", pgettext_lazy("standings column, short", "Pts"), _("Match points")),
-    ("card_points_for", pgettext_lazy("standings column, short", "For"), _("Card points for")),
-    ("card_points_against", pgettext_lazy("standings column, short", "Ag."), _("Card points against")),
-    ("difference", pgettext_lazy("standings column, short", "+/−"), _("Difference")),
-)
-_SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
-_FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
+def labels(key: str) -> dict:
+    """The short and the full header of the standings column `key` (selectors.standings.STANDINGS_COLUMNS),
+    as an AbbrColumn takes them."""
+    column = standings_column(key)
+    return {"short": column.short, "full": column.full}
+
+
+class LegendMixin:
+    """The abbreviations of the table's shown columns, for the legend under it (a column whose
+    short header is its whole name needs none)."""
+
+    @property
+    def legend(self):
+        pairs = []
+        for column in self.columns:
+            short, full = getattr(column.column, "short", None), getattr(column.column, "full", None)
+            if short and str(short) != str(full):
+                pairs.append((short, full))
+        return pairs
 
 
 def _team_link(team_id, name, link_target: str | None = None):
@@ -87,51 +94,35 @@ class SiteTable(tables.Table):
     link_target = None
 
 
-class StandingsTable(SiteTable):
-    """Rows are engine StandingRow objects (rank, tied, rank_label, record)."""
+class StandingsTable(LegendMixin, SiteTable):
+    """Rows are engine StandingRow objects (rank, tied, rank_label, record). The columns are the
+    standings' (selectors.standings.STANDINGS_COLUMNS, one column here for each, by its key), those
+    of the competition's points preset shown; how each looks on the page is said here."""
 
     rank = tables.Column(
         accessor="rank_label",
-        verbose_name=pgettext_lazy("standings", "Rank"),
+        verbose_name=standings_column("rank").full,
         attrs={"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}},
     )
     team = tables.Column(
         accessor="record__name",
-        verbose_name=_("Team"),
+        verbose_name=standings_column("team").full,
         attrs={"th": {"class": "standings__team"}, "td": {"class": "standings__team"}},
     )
-    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
-    won = AbbrColumn(
-        accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM
-    )
-    drawn = AbbrColumn(
-        accessor="record__drawn", short=_SHORT["drawn"], full=_FULL["drawn"], attrs=SECONDARY_NUM
-    )
-    lost = AbbrColumn(
-        accessor="record__lost", short=_SHORT["lost"], full=_FULL["lost"], attrs=SECONDARY_NUM
-    )
+    played = AbbrColumn(accessor="record__played", **labels("played"))
+    won = AbbrColumn(accessor="record__won", **labels("won"), attrs=SECONDARY_NUM)
+    drawn = AbbrColumn(accessor="record__drawn", **labels("drawn"), attrs=SECONDARY_NUM)
+    lost = AbbrColumn(accessor="record__lost", **labels("lost"), attrs=SECONDARY_NUM)
     points = MatchPointsColumn(
         accessor="record__points",
-        short=_SHORT["points"],
-        full=_FULL["points"],
+        **labels("points"),
         attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
     )
-    card_points_for = PointsColumn(
-        accessor="record__card_points_for",
-        short=_SHORT["card_points_for"],
-        full=_FULL["card_points_for"],
-        attrs=SECONDARY_NUM,
-    )
+    card_points_for = PointsColumn(accessor="record__card_points_for", **labels("card_points_for"), attrs=SECONDARY_NUM)
     card_points_against = PointsColumn(
-        accessor="record__card_points_against",
-        short=_SHORT["card_points_against"],
-        full=_FULL["card_points_against"],
-        attrs=SECONDARY_NUM,
+        accessor="record__card_points_against", **labels("card_points_against"), attrs=SECONDARY_NUM
     )
-    difference = SignedPointsColumn(
-        accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"]
-    )
-
+    difference = SignedPointsColumn(accessor="record__difference", **labels("difference"))
 
     class Meta:
         orderable = False
@@ -141,10 +132,9 @@ class StandingsTable(SiteTable):
             "class": lambda record: "standings__row--tied" if record.tied else "",
         }
 
-    def __init__(self, data, *, card_points: str = "totals", caption=None, link_target=None, **kwargs):
-        if card_points == "difference":
-            # The Finnish way ranks and shows the difference only (docs/rules.md, "Competition presets").
-            kwargs.setdefault("exclude", ("card_points_for", "card_points_against"))
+    def __init__(self, data, *, points_rules=None, caption=None, link_target=None, **kwargs):
+        shown = {column.key for column in (standings_columns(points_rules) if points_rules else STANDINGS_COLUMNS)}
+        kwargs.setdefault("exclude", tuple(name for name in self.base_columns if name not in shown))
         super().__init__(data, **kwargs)
         self.caption = caption
         self.link_target = link_target
@@ -161,11 +151,6 @@ class StandingsTable(SiteTable):
 
     def row_key(self, record):
         return repr(record)  # an engine dataclass: every field, the team's name among them
-
-    @property
-    def legend(self):
-        shown = {column.name for column in self.columns}
-        return [(short, full) for key, short, full in STANDINGS_LEGEND if key in shown]
 
 
 # -- results ---------------------------------------------------------------------------------------

@@ -16,25 +16,13 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.formatting import format_match_points, format_points, rating_text
-from scoring.tables import NUM, SECONDARY_NUM, STANDINGS_LEGEND, AbbrColumn, MatchPointsColumn, PointsColumn
+from scoring.selectors.standings import standings_column
+from scoring.tables import (
+    NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn, SignedPointsColumn, labels,
+)
 
 RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
-_SHORT = {key: short for key, short, _full in STANDINGS_LEGEND}
-_FULL = {key: full for key, _short, full in STANDINGS_LEGEND}
-
-
-class LegendMixin:
-    """The abbreviations of the table's shown columns, for the legend under it (a column whose
-    short header is its whole name needs none)."""
-
-    @property
-    def legend(self):
-        pairs = []
-        for column in self.columns:
-            short, full = getattr(column.column, "short", None), getattr(column.column, "full", None)
-            if short and str(short) != str(full):
-                pairs.append((short, full))
-        return pairs
+RANK_NAME = standings_column("rank").full
 
 
 def _rank(record):
@@ -46,16 +34,16 @@ def _rank(record):
 class RankingTable(LegendMixin, tables.Table):
     """Rows are selectors.rankings.RankingRow; `list_kind` is "players" or "pairs"."""
 
-    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
     name = tables.Column(verbose_name=_("Player"), attrs={"td": {"class": "standings__team"}})
     club = tables.Column(verbose_name=_("Club"), attrs={"th": {"class": "col-secondary"}, "td": {"class": "col-secondary"}})
-    matches = AbbrColumn(short=_SHORT["played"], full=_("Matches"))
-    won = AbbrColumn(short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
+    matches = AbbrColumn(short=standings_column("played").short, full=_("Matches"))
+    won = AbbrColumn(**labels("won"), attrs=SECONDARY_NUM)
     points = MatchPointsColumn(
-        short=_SHORT["points"], full=_FULL["points"],
+        **labels("points"),
         attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
     )
-    card_points = PointsColumn(short=pgettext_lazy("standings column, short", "For"), full=_FULL["card_points_for"], attrs=SECONDARY_NUM)
+    card_points = PointsColumn(**labels("card_points_for"), attrs=SECONDARY_NUM)
     rating = AbbrColumn(short=pgettext_lazy("ranking column, short", "Rtg"), full=_("Rating"))
 
     class Meta:
@@ -110,9 +98,9 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         empty_values=(), verbose_name=_("Result"),
         attrs={"th": {"class": "num"}, "td": {"class": "num ranking-matches__result"}},
     )
-    points = MatchPointsColumn(short=_SHORT["points"], full=_FULL["points"], attrs=SECONDARY_NUM)
+    points = MatchPointsColumn(**labels("points"), attrs=SECONDARY_NUM)
     card_points = PointsColumn(
-        short=pgettext_lazy("standings column, short", "For"), full=_FULL["card_points_for"], attrs=SECONDARY_NUM
+        **labels("card_points_for"), attrs=SECONDARY_NUM
     )
     rating = tables.Column(empty_values=(), verbose_name=_("Rating after"), attrs=NUM)
 
@@ -153,26 +141,26 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         change = record.rating_after - record.rating_before
         return format_html(
             '{}<span class="ranking-matches__change">{}</span>',
-            rating_text(record.rating_after), format_points(round(change), signed=True) or "0",
+            rating_text(record.rating_after), format_points(round(change), signed=True),
         )
 
 
 class ClubTable(LegendMixin, tables.Table):
     """Rows are engine StandingRows whose record is a club's sum (selectors.club_tables)."""
 
-    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
     club = tables.Column(accessor="record__name", verbose_name=_("Club"), attrs={"td": {"class": "standings__team"}})
     teams = AbbrColumn(accessor="extra__teams", short=pgettext_lazy("club table column, short", "Pairs"), full=_("Pairs"), attrs=SECONDARY_NUM)
-    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
-    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
-    drawn = AbbrColumn(accessor="record__drawn", short=_SHORT["drawn"], full=_FULL["drawn"], attrs=SECONDARY_NUM)
-    lost = AbbrColumn(accessor="record__lost", short=_SHORT["lost"], full=_FULL["lost"], attrs=SECONDARY_NUM)
+    played = AbbrColumn(accessor="record__played", **labels("played"))
+    won = AbbrColumn(accessor="record__won", **labels("won"), attrs=SECONDARY_NUM)
+    drawn = AbbrColumn(accessor="record__drawn", **labels("drawn"), attrs=SECONDARY_NUM)
+    lost = AbbrColumn(accessor="record__lost", **labels("lost"), attrs=SECONDARY_NUM)
     points = MatchPointsColumn(
-        accessor="record__points", short=_SHORT["points"], full=_FULL["points"],
+        accessor="record__points", **labels("points"),
         attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
     )
-    card_points_for = PointsColumn(accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"])
-    difference = AbbrColumn(accessor="record__difference", short=_SHORT["difference"], full=_FULL["difference"], attrs=SECONDARY_NUM)
+    card_points_for = PointsColumn(accessor="record__card_points_for", **labels("card_points_for"))
+    difference = SignedPointsColumn(accessor="record__difference", **labels("difference"), attrs=SECONDARY_NUM)
 
     class Meta:
         orderable = False
@@ -189,22 +177,19 @@ class ClubTable(LegendMixin, tables.Table):
     def render_club(self, record):
         return format_html('<a href="{}">{}</a>', reverse("scoring:club-detail", args=[record.record.team_id]), record.record.name)
 
-    def render_difference(self, value):
-        return format_points(value, signed=True)
-
 
 class IndividualTable(LegendMixin, tables.Table):
     """Rows are selectors.individual.PlayerTableRow (record: an engine BuchholzRecord)."""
 
-    rank = tables.Column(accessor="rank_label", verbose_name=pgettext_lazy("standings", "Rank"), attrs=RANK)
+    rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
     player = tables.Column(accessor="record__name", verbose_name=_("Player"), attrs={"td": {"class": "standings__team"}})
-    played = AbbrColumn(accessor="record__played", short=_SHORT["played"], full=_FULL["played"])
-    won = AbbrColumn(accessor="record__won", short=_SHORT["won"], full=_FULL["won"], attrs=SECONDARY_NUM)
+    played = AbbrColumn(accessor="record__played", **labels("played"))
+    won = AbbrColumn(accessor="record__won", **labels("won"), attrs=SECONDARY_NUM)
     points = MatchPointsColumn(
-        accessor="record__points", short=_SHORT["points"], full=_FULL["points"],
+        accessor="record__points", **labels("points"),
         attrs={"th": {"class": "num standings__points"}, "td": {"class": "num standings__points"}},
     )
-    card_points_for = PointsColumn(accessor="record__card_points_for", short=_SHORT["card_points_for"], full=_FULL["card_points_for"])
+    card_points_for = PointsColumn(accessor="record__card_points_for", **labels("card_points_for"))
     buchholz = MatchPointsColumn(
         accessor="record__buchholz", short=pgettext_lazy("standings column, short", "Bh"),
         full=_("Buchholz (the opponents' match points)"),

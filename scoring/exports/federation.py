@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
-from django.utils.translation import gettext as _, gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.models import Competition
 from scoring.selectors.club_tables import club_standings
 from scoring.selectors.individual import individual_standings
 
-from .tables import NUM, ExportTable, NumberColumn, StandingsExportTable, standings_rows
+from .tables import NUM, ExportTable, NumberColumn, StandingsExportTable, full_name, standings_rows
 
 
 class ClubStandingsExportTable(StandingsExportTable):
@@ -45,13 +45,13 @@ def club_table_note(competition: Competition) -> str:
 class IndividualExportTable(ExportTable):
     """The players' table of an individual competition (selectors.individual)."""
 
-    rank = tables.Column(verbose_name=pgettext_lazy("standings", "Rank"), attrs=NUM)
+    rank = tables.Column(verbose_name=full_name("rank"), attrs=NUM)
     player = tables.Column(verbose_name=gettext_lazy("Player"), attrs={"th": {"class": "team"}, "td": {"class": "team strong"}})
     club = tables.Column(verbose_name=gettext_lazy("Club"), attrs={"th": {"class": "team"}, "td": {"class": "team"}})
-    played = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Played"))
-    won = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Won"))
-    points = NumberColumn(verbose_name=gettext_lazy("Match points"), strong=True)
-    card_points_for = NumberColumn(verbose_name=gettext_lazy("Card points for"))
+    played = NumberColumn(verbose_name=full_name("played"))
+    won = NumberColumn(verbose_name=full_name("won"))
+    points = NumberColumn(verbose_name=full_name("points"), strong=True)
+    card_points_for = NumberColumn(verbose_name=full_name("card_points_for"))
     buchholz = NumberColumn(verbose_name=gettext_lazy("Buchholz"))
 
     def render_rank(self, record):

@@ -1,9 +1,10 @@
 """The column sets of the exported standings (tabell) and round results, as django-tables2 tables.
 
 One table serves both kinds of document: a cell's *rendered* value (render_*) is the printed text of
-the PDF, with thin spaces and a true minus (5 120, −40); its *value* (value_*, what `as_values()`
-returns) is the raw number a spreadsheet stores. The xlsx writer reads `as_values()`, so every sheet
-goes through one writer. Rows are plain dicts built from the selectors (scoring.selectors) and the
+the PDF, with thin spaces and a true minus (5 120, −40); its *value* (value_*, what django-tables2's
+`as_values()` returns) is the raw number a spreadsheet stores. The xlsx writer reads `as_values()`,
+so every sheet goes through one writer. The standings' columns and their names are the selectors'
+(selectors.standings.standings_columns), as on the page and in the `standings` command. Rows are plain dicts built from the selectors (scoring.selectors) and the
 match totals the services stored from the engine; nothing here computes a score.
 `competition_facts` is the competition header that both kinds of document print.
 """
@@ -13,7 +14,6 @@ from __future__ import annotations
 from typing import Any
 
 import django_tables2 as tables
-from django.utils.encoding import force_str
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.standings import StandingRow
@@ -21,7 +21,7 @@ from scoring.formatting import format_number, plain_number, signed_number
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
 from scoring.web.site_address import absolute_reverse
-from scoring.selectors.standings import standing_values
+from scoring.selectors.standings import standing_values, standings_column, standings_columns
 
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
@@ -45,68 +45,38 @@ class NumberColumn(tables.Column):
         return plain_number(value)
 
 
+class SignedNumberColumn(NumberColumn):
+    """A difference: printed signed, as the page prints it (+10 780, −40), exported as a number."""
+
+    def render(self, value):
+        return signed_number(value)
+
+
+def full_name(key: str):
+    """The heading of the standings column `key` in the documents: its whole name."""
+    return standings_column(key).full
+
+
 class ExportTable(tables.Table):
     class Meta:
         orderable = False
         # Rows are dicts; no model, no pagination: the whole table is the document.
         template_name = "django_tables2/table.html"
 
-    def as_values(self, exclude_columns=None):
-        """What django-tables2's Table.as_values returns (the header, then per row each column's
-        value_* or cell value, None for an empty cell) without its introspection of every cell: a
-        competition's workbook has a row for every match of every round."""
-        exclude = set(exclude_columns or ())
-        columns = [
-            column for column in self.columns.iterall()
-            if not (column.column.exclude_from_export or column.name in exclude)
-        ]  # fmt: skip
-        getters = [self._value_getter(column) for column in columns]
-        if None in getters:  # a kind of column this does not know: django-tables2's own way
-            yield from super().as_values(exclude_columns)
-            return
-        yield [force_str(column.header, strings_only=True) for column in columns]
-        for record in self.data:
-            yield [get(record) for get in getters]
-
-    def _value_getter(self, bound_column):
-        custom = getattr(self, f"value_{bound_column.name}", None)
-        if custom is not None:
-            return lambda record: custom(record=record)
-        column, accessor = bound_column.column, bound_column.accessor
-        if isinstance(column, NumberColumn):
-            convert = plain_number
-        elif type(column) is tables.Column:
-            convert = None  # a plain column's value is the cell's own
-        else:
-            return None
-
-        def value(record):
-            raw = accessor.resolve(record, quiet=True)
-            if raw in column.empty_values:
-                return None
-            return force_str(convert(raw) if convert else raw, strings_only=True)
-
-        return value
-
 
 class StandingsExportTable(ExportTable):
-    rank = tables.Column(verbose_name=pgettext_lazy("standings", "Rank"), attrs=NUM)
-    team = tables.Column(verbose_name=_("Team"), attrs={"th": {"class": "listing-team"}, "td": {"class": "listing-team strong"}})
-    played = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Played"))
-    won = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Won"))
-    drawn = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Drawn"))
-    lost = NumberColumn(verbose_name=pgettext_lazy("standings, matches", "Lost"))
-    points = NumberColumn(verbose_name=_("Match points"), strong=True)
-    card_points_for = NumberColumn(verbose_name=_("Card points for"))
-    card_points_against = NumberColumn(verbose_name=_("Card points against"))
-    difference = NumberColumn(verbose_name=_("Difference"))
+    """One column for each of the standings' columns (selectors.standings.STANDINGS_COLUMNS), by its key."""
 
-    def render_difference(self, value):
-        # Signed, as the web table prints it: +10 780, −40.
-        return signed_number(value)
-
-    def value_difference(self, record):
-        return plain_number(record["difference"])
+    rank = tables.Column(verbose_name=full_name("rank"), attrs=NUM)
+    team = tables.Column(verbose_name=full_name("team"), attrs={"th": {"class": "listing-team"}, "td": {"class": "listing-team strong"}})
+    played = NumberColumn(verbose_name=full_name("played"))
+    won = NumberColumn(verbose_name=full_name("won"))
+    drawn = NumberColumn(verbose_name=full_name("drawn"))
+    lost = NumberColumn(verbose_name=full_name("lost"))
+    points = NumberColumn(verbose_name=full_name("points"), strong=True)
+    card_points_for = NumberColumn(verbose_name=full_name("card_points_for"))
+    card_points_against = NumberColumn(verbose_name=full_name("card_points_against"))
+    difference = SignedNumberColumn(verbose_name=full_name("difference"))
 
     def render_rank(self, record):
         # Ties print as "3="; a spreadsheet gets the number, so equal ranks sort together.
@@ -117,11 +87,10 @@ class StandingsExportTable(ExportTable):
 
 
 def standings_table(competition, rows: list[StandingRow]) -> StandingsExportTable:
-    """The table as the competition shows it: a competition that ranks by the card-point difference
-    alone (fi-liitto) shows the difference, not the points for and against (as the site does)."""
-    exclude = ()
-    if competition.points_rules.card_points == "difference":
-        exclude = ("card_points_for", "card_points_against")
+    """The table with the columns the competition's points preset shows, as the page does
+    (selectors.standings.standings_columns)."""
+    shown = {column.key for column in standings_columns(competition.points_rules)}
+    exclude = tuple(name for name in StandingsExportTable.base_columns if name not in shown)
     return StandingsExportTable(standings_rows(rows), exclude=exclude)
 
 

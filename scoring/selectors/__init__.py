@@ -28,7 +28,7 @@ from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q, with
 from .names import SWEDISH_COLLATION, order_by_name
 from .players import PlayerStatistics, player_statistics
 from .results import competition_results, round_byes, round_result_rows, round_results, team_results
-from .standings import competition_standings, standing_values, standings_preliminary_count
+from .standings import competition_standings, standing_values, standings_columns, standings_preliminary_count
 
 __all__ = [
     "PLAYED_STATUSES",
@@ -47,6 +47,7 @@ __all__ = [
     "round_result_rows",
     "round_results",
     "standing_values",
+    "standings_columns",
     "standings_preliminary_count",
     "team_results",
 ]

@@ -1,19 +1,74 @@
 """The standings (tabell) of a competition: SQL aggregates over the stored match totals, ranked by
-the engine (see the package's docstring)."""
+the engine (see the package's docstring), and the columns a standings table has."""
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from typing import Any
 
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Sum
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.individual import BuchholzRecord, buchholz
+from scoring.engine.rules import PointsRules
 from scoring.engine.standings import METRICS, HeadToHeadResult, StandingRow, TeamRecord, rank_teams
 from scoring.models import Bye, Competition, Match, Team, TeamStanding
 
 from .counting import in_rounds, counted_q, number, preliminary_q
+
+
+# -- the columns --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StandingsColumn:
+    """One column of a standings table. `key` names its value in standing_values() and the column
+    of each table drawn from it (the page's, the documents', the command's); `short` heads the
+    column on the page and in the command, `full` is its whole name: the page's <abbr> title and
+    legend, the documents' heading."""
+
+    key: str
+    short: str | Promise
+    full: str | Promise
+
+
+# The columns in their order (docs/rules.md, "Match points and standings").
+STANDINGS_COLUMNS = (
+    StandingsColumn("rank", pgettext_lazy("standings", "Rank"), pgettext_lazy("standings", "Rank")),
+    StandingsColumn("team", _("Team"), _("Team")),
+    StandingsColumn("played", pgettext_lazy("standings column, short", "Pl"), _("Played")),
+    StandingsColumn("won", pgettext_lazy("standings column, short", "W"), _("Won")),
+    StandingsColumn("drawn", pgettext_lazy("standings column, short", "D"), _("Drawn")),
+    StandingsColumn("lost", pgettext_lazy("standings column, short", "L"), _("Lost")),
+    StandingsColumn("points", pgettext_lazy("standings column, short", "Pts"), _("Match points")),
+    StandingsColumn("card_points_for", pgettext_lazy("standings column, short", "For"), _("Card points for")),
+    StandingsColumn(
+        "card_points_against", pgettext_lazy("standings column, short", "Ag."), _("Card points against")
+    ),
+    StandingsColumn("difference", pgettext_lazy("standings column, short", "+/−"), _("Difference")),
+)
+_BY_KEY = {column.key: column for column in STANDINGS_COLUMNS}
+
+# The figures of a team's record that the results add up (engine TeamRecord) and the services store
+# (TeamStanding); the rank, the name and the difference come from them.
+COUNTED_FIGURES = ("played", "won", "drawn", "lost", "points", "card_points_for", "card_points_against")
+
+
+def standings_column(key: str) -> StandingsColumn:
+    """The column `key` of STANDINGS_COLUMNS, for a table that shows some of the standings' figures
+    (the federation's rankings, club and players' tables)."""
+    return _BY_KEY[key]
+
+
+def standings_columns(points_rules: PointsRules) -> tuple[StandingsColumn, ...]:
+    """The columns of a table under the competition's points preset: one that ranks by the
+    card-point difference alone (fi-liitto) shows the difference only, not the points for and
+    against (docs/rules.md, "Competition presets")."""
+    if points_rules.card_points == "difference":
+        return tuple(c for c in STANDINGS_COLUMNS if c.key not in ("card_points_for", "card_points_against"))
+    return STANDINGS_COLUMNS
 
 
 # -- standings ----------------------------------------------------------------------------------
@@ -114,9 +169,7 @@ def stored_team_records(competition: Competition) -> list[TeamRecord]:
     without a row yet has no result."""
     teams = list(Team.objects.filter(competitions=competition).values_list("id", "name"))
     records: dict[int, dict[str, Any]] = {team_id: _empty(name) for team_id, name in teams}
-    rows = TeamStanding.objects.filter(competition=competition).values_list(
-        "team_id", "team__name", "played", "won", "drawn", "lost", "points", "card_points_for", "card_points_against"
-    )
+    rows = TeamStanding.objects.filter(competition=competition).values_list("team_id", "team__name", *COUNTED_FIGURES)
     for team_id, name, played, won, drawn, lost, points, card_for, card_against in rows:
         records[team_id] = {"name": name, "played": played, "won": won, "drawn": drawn, "lost": lost,
                             "points": points, "for": card_for, "against": card_against}

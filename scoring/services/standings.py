@@ -43,17 +43,14 @@ def standing_part(match: Match) -> tuple:
 def standings_refresh(*, competition: Competition) -> None:
     """Make the competition's stored rows equal to its table worked out from the matches. Runs in
     the caller's transaction (the services': atomic, the match or competition locked)."""
-    from scoring.selectors.standings import computed_team_records
+    from scoring.selectors.standings import COUNTED_FIGURES, computed_team_records
 
     records = {record.team_id: record for record in computed_team_records(competition)}
     stored = {row.team_id: row for row in TeamStanding.objects.filter(competition=competition)}
     changed, created = [], []
     for team_id, record in records.items():
-        values = {
-            "played": record.played, "won": record.won, "drawn": record.drawn, "lost": record.lost,
-            "points": Decimal(str(record.points)), "card_points_for": record.card_points_for,
-            "card_points_against": record.card_points_against,
-        }
+        values = {name: getattr(record, name) for name in COUNTED_FIGURES}
+        values["points"] = Decimal(str(record.points))  # the engine's float, the row's decimal
         row = stored.pop(team_id, None)
         if row is None:
             created.append(TeamStanding(competition=competition, team_id=team_id, **values))
@@ -64,9 +61,6 @@ def standings_refresh(*, competition: Competition) -> None:
     if stored:  # a team that left the competition without a result
         TeamStanding.objects.filter(pk__in=[row.pk for row in stored.values()]).delete()
     if changed:
-        TeamStanding.objects.bulk_update(changed, list(FIELDS))
+        TeamStanding.objects.bulk_update(changed, list(COUNTED_FIGURES))
     if created:
         TeamStanding.objects.bulk_create(created)
-
-
-FIELDS = ("played", "won", "drawn", "lost", "points", "card_points_for", "card_points_against")

@@ -103,7 +103,7 @@ class CompetitionMixin(PublicPageMixin):
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
             "standings": StandingsTable(
                 selectors.competition_standings(competition, up_to_round=after),
-                card_points=competition.points_rules.card_points,
+                points_rules=competition.points_rules,
                 caption=self.standings_caption(after),
                 link_target=self.link_target(),
             ),

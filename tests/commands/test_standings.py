@@ -69,7 +69,8 @@ def test_json_after_a_round(competition):
 def test_readable_table_in_swedish(competition):
     text = _run("--competition", str(competition.pk))
     lines = text.splitlines()
-    assert "Lag" in lines[2] and "Poäng" in lines[2]
+    # The page's short headers (selectors.standings.STANDINGS_COLUMNS).
+    assert _cells(lines[2]) == ["Plac.", "Lag", "Sp", "V", "O", "F", "P", "För", "Mot", "+/\u2212"]
     assert lines[4].split()[:2] == ["1", "Åsa"]
     assert "1,5" in lines[4]
     assert "väntar på bekräftelse" in text
@@ -86,7 +87,7 @@ def test_readable_table_of_a_difference_preset_shows_only_the_difference():
     competition = make_competition(organiser=club, teams=[alfa, beta], points_key="fi-liitto")
     make_result(competition, alfa, beta, 5200, 4000)
     lines = _run("--competition", str(competition.pk)).splitlines()
-    assert _cells(lines[2]) == ["Pl", "Lag", "Sp", "V", "O", "F", "Poäng", "Skillnad"]
+    assert _cells(lines[2]) == ["Plac.", "Lag", "Sp", "V", "O", "F", "P", "+/\u2212"]
     # The site's numbers: a thin space between thousands, a true minus.
     assert _cells(lines[4]) == ["1", "Alfa", "1", "1", "0", "0", "2", "+1\u202f200"]
     assert _cells(lines[5]) == ["2", "Beta", "1", "0", "0", "1", "0", "\u22121\u202f200"]

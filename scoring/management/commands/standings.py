@@ -4,7 +4,9 @@ With `--json` it prints one JSON array of rows in rank order, each
 {"rank": 3, "tied": true, "team": "Ölandslaget", "played": 7, "won": 4, "drawn": 1, "lost": 2,
  "points": 4.5, "card_points_for": 35120, "card_points_against": 30115, "difference": 5005}
 (points as numbers: 1, 0.5, 2; an int when whole). Without it, a readable table in the site's
-language (Swedish), its numbers as the site prints them (scoring.formatting: 5 120, −40, 0,5). `--round N`: the table after round N. Only counted results enter (see
+language (Swedish): the competition's columns with their short headers, as the site's page has them
+(selectors.standings.standings_columns), its numbers as the site prints them (scoring.formatting:
+5 120, −40, 0,5). `--round N`: the table after round N. Only counted results enter (see
 scoring.selectors); the number of results still waiting for confirmation is said below the table.
 """
 
@@ -16,17 +18,28 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
-from django.utils.translation import gettext as _, pgettext
+from django.utils.translation import gettext as _
 
 from scoring.engine.standings import StandingRow
-from scoring.formatting import format_match_points, format_number, signed_number
+from scoring.formatting import format_number, signed_number
 from scoring.models import Competition
-from scoring.selectors import competition_standings, standing_values, standings_preliminary_count
+from scoring.selectors import competition_standings, standing_values, standings_columns, standings_preliminary_count
 
 
 def standings_json_rows(rows: list[StandingRow]) -> list[dict[str, Any]]:
     # The JSON rows keep their published shape (above): the rank and `tied`, not the printed label.
     return [{key: value for key, value in standing_values(row).items() if key != "rank_label"} for row in rows]
+
+
+def cell_text(key: str, values: dict[str, Any]) -> str:
+    """One cell of the readable table: the rank as printed (3=), the name, the difference signed."""
+    if key == "rank":
+        return values["rank_label"]
+    if key == "team":
+        return values["team"]
+    if key == "difference":
+        return signed_number(values["difference"])
+    return format_number(values[key])
 
 
 class Command(BaseCommand):
@@ -56,30 +69,16 @@ class Command(BaseCommand):
         title = str(competition)
         if up_to_round is not None:
             title += " – " + _("after round %(number)s") % {"number": up_to_round}
-        # As on the site: a table ranked by the card-point difference (fi-liitto) shows only that.
-        shows_for_and_against = competition.points_rules.card_points != "difference"
-        columns = [
-            (pgettext("standings column", "Pos"), lambda row: row.rank_label),
-            (pgettext("standings column", "Team"), lambda row: row.record.name),
-            (pgettext("standings column", "P"), lambda row: str(row.record.played)),
-            (pgettext("standings column", "W"), lambda row: str(row.record.won)),
-            (pgettext("standings column", "D"), lambda row: str(row.record.drawn)),
-            (pgettext("standings column", "L"), lambda row: str(row.record.lost)),
-            (pgettext("standings column", "Pts"), lambda row: format_match_points(row.record.points)),
-        ]
-        if shows_for_and_against:
-            columns += [
-                (pgettext("standings column", "For"), lambda row: format_number(row.record.card_points_for)),
-                (pgettext("standings column", "Against"), lambda row: format_number(row.record.card_points_against)),
-            ]
-        columns.append((pgettext("standings column", "Diff"), lambda row: signed_number(row.record.difference)))
-        headers = [header for header, _cell in columns]
-        body = [[cell(row) for _header, cell in columns] for row in rows]
+        columns = standings_columns(competition.points_rules)
+        headers = [str(column.short) for column in columns]
+        body = [[cell_text(column.key, values) for column in columns] for values in map(standing_values, rows)]
         widths = [max(len(line[i]) for line in [headers, *body]) for i in range(len(headers))]
+        # Names read from the left, figures line up on the right.
+        left = [column.key == "team" for column in columns]
 
         def format_line(cells: list[str]) -> str:
             return "  ".join(
-                cell.ljust(widths[i]) if i == 1 else cell.rjust(widths[i]) for i, cell in enumerate(cells)
+                cell.ljust(widths[i]) if left[i] else cell.rjust(widths[i]) for i, cell in enumerate(cells)
             ).rstrip()
 
         lines = [title, "", format_line(headers), "─" * len(format_line(headers))]
