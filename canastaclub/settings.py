@@ -5,6 +5,7 @@ DJANGO_DEBUG=0 and then must set DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS; the
 variable. Values are read here once, at import; nothing else in the code base reads os.environ.
 """
 
+import importlib.util
 import ipaddress
 import os
 import re
@@ -97,7 +98,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "django.contrib.humanize",
-    "django_tables2",
+    # Not django_tables2: its templates and tag library are named in TEMPLATES (below, "Tables").
     "axes",
     "scoring",
 ]
@@ -128,12 +129,20 @@ MIDDLEWARE = [
 ROOT_URLCONF = "canastaclub.urls"
 WSGI_APPLICATION = "canastaclub.wsgi.application"
 
+# django-tables2 draws the public tables. Listed in INSTALLED_APPS it would be imported by every
+# process that starts Django, and with it psycopg (through its JSON column), a `protocol check` too
+# (docs/speed.md, "Today's figures"): its templates and its tag library are named here instead,
+# found without importing it, and it is imported when a table is drawn. It has no models, and the
+# site's table template (templates/django_tables2/canasta.html) words all it shows.
+TABLES2_TEMPLATES = Path(importlib.util.find_spec("django_tables2").origin).parent / "templates"
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates", TABLES2_TEMPLATES],
         "APP_DIRS": True,
         "OPTIONS": {
+            "libraries": {"django_tables2": "django_tables2.templatetags.django_tables2"},
             "context_processors": [
                 "django.template.context_processors.debug",
                 "django.template.context_processors.request",

@@ -20,7 +20,6 @@ from scoring import services
 from scoring.files.protocol_file import ProtocolFileError, read_protocol, write_csv, write_xlsx
 from scoring.messages import file_error_message, problem_message
 from scoring.models import Match
-from scoring.selectors.protocols import match_protocol
 from scoring.services.audit import COMMAND_LINE
 
 
@@ -100,7 +99,10 @@ def handle_import(command, options) -> int:
             "status": match.get_status_display(),
         }
     )
-    # The protocol's notes, as every page and `protocol check` list them (selectors.protocols).
+    # The protocol's notes, as every page and `protocol check` list them (selectors.protocols;
+    # imported here: `protocol check` imports this module for its arguments, and never needs it).
+    from scoring.selectors.protocols import match_protocol
+
     for note in match_protocol(match).notes:
         command.stdout.write(f"  ! {_('Warning')}: {note.message}")
     return 0

@@ -390,3 +390,32 @@ def test_a_total_slip_is_noted_once_where_it_was_made_and_the_file_goes_in(tmp_p
     assert notes == [(2, "total-mismatch", "home")]
     assert report["errors"] == 0
     assert report["result"]["home_total"] == 1495 + 645
+
+
+# -- what a check loads -------------------------------------------------------------------------
+
+# What only the pages, the documents and the other subcommands use: a check reads a workbook with
+# the bounded reader (scoring/files/xlsx.py), never with openpyxl.
+NOT_FOR_A_CHECK = ("weasyprint", "openpyxl", "django_tables2")
+
+
+def test_a_check_starts_without_the_documents_and_tables_libraries(tmp_path):
+    """`protocol check` starts fast (docs/speed.md, "Today's figures"): manage.py as a secretary
+    runs it, with Python's import log (`-X importtime`, every module imported, one a line on
+    stderr)."""
+    path = write_file(tmp_path, CLEAN, "protokoll.csv")
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", str(MANAGE_PY), "protocol", "check", str(path)],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "canastaclub.settings"},
+        cwd=MANAGE_PY.parent,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    imported = {
+        line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines() if line.startswith("import time:")
+    }
+    assert "scoring.files.protocol_file" in imported  # the log was read
+    assert sorted(name for name in imported if name.split(".")[0] in NOT_FOR_A_CHECK) == []

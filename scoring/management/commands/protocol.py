@@ -118,8 +118,14 @@ def result_words(state: MatchState) -> str:
 
 class Command(BaseCommand):
     help = "Check, import or export a match protocol file (CSV or xlsx)."
+    # The system checks import the URL confs, so every view and, through the documents' views,
+    # WeasyPrint: most of the start of a `check`, which reads no setting they check and touches no
+    # database (docs/speed.md, "Today's figures": `protocol check` starts fast). Import and export
+    # run them in handle(), as any command does.
+    requires_system_checks = []
 
     def add_arguments(self, parser):
+        parser.add_argument("--skip-checks", action="store_true", help="Skip system checks (import and export).")
         subcommands = parser.add_subparsers(dest="action", required=True)
         check = subcommands.add_parser("check", help="Check a protocol file without saving it.")
         check.add_argument("files", nargs="+", metavar="FILE", help="Protocol files, or folders of them.")
@@ -145,6 +151,8 @@ class Command(BaseCommand):
         translation.activate(options.get("language") or settings.LANGUAGE_CODE)
         if action == "check":
             return self.handle_check(options)
+        if not options.get("skip_checks"):
+            self.check()
         from scoring.management import protocol_db
 
         code = protocol_db.handle(self, options)
