@@ -36,9 +36,6 @@ COLUMNS: tuple[PaperColumn, ...] = (
     PaperColumn("score", _("Deal score"), pgettext_lazy("protocol column", "Score")),
     PaperColumn("total", _("Running total"), pgettext_lazy("protocol column", "Total")),
 )
-# The columns a secretary types (the rest the engine computes, or the paper has them written).
-ENTRY_KEYS = ("cards", "natural", "mixed", "red3", "penalty")
-WRITTEN_KEYS = ("min", "score", "total")
 
 
 def counts_red_threes(rules: RuleSet) -> bool:

@@ -37,8 +37,6 @@ CARD_VALUES = (
 )
 # Card points of the whole pack of 108 cards (docs/rules.md, "Card values"): 1180.
 PACK_CARD_POINTS = sum(points * count for _kind, points, count in CARD_VALUES)
-# The fewest card points a side can have: the whole pack left in its hands.
-LOWEST_CARD_POINTS = -PACK_CARD_POINTS
 # Ranks A–4 that can form a canasta (rule 11 b), and wild cards in two packs (4 jokers, 8 twos).
 CANASTA_RANKS = 11
 WILD_CARDS = 12

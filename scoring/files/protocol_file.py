@@ -383,12 +383,10 @@ def read_csv_rows(text: str, delimiter: str) -> list[DealEntry]:
 # on bytes, XML elements, depth, rows, columns and cells: an upload of a few kB may unpack to
 # millions of cells and must be refused before the work and the memory grow with it.
 
+# Its max_columns leaves room for a spreadsheet's padding beside a protocol's columns (a value
+# further right is refused as a value without a column); every cell element counts towards
+# max_cells, empty or not: a thousand deals of 22 columns are 22 000 cells.
 XLSX_BOUNDS = xlsx.Bounds(max_line=MAX_LINES)
-# The columns a protocol has, with room for a spreadsheet's padding; a value further right is
-# refused as a value without a column.
-MAX_COLUMNS = XLSX_BOUNDS.max_columns
-# Every cell element counts, empty or not: a thousand deals of 22 columns are 22 000 cells.
-MAX_CELLS = XLSX_BOUNDS.max_cells
 # The sheet in which the site's protocol workbook names its match (competition, round, teams; see
 # exports.xlsx), read beside the deals so that an upload can be compared with the match it is for.
 FACTS_SHEET = "Match"
@@ -426,10 +424,6 @@ def read_xlsx_file(data: bytes) -> ProtocolFile:
         if len(cells) >= 2 and isinstance(cells[0], str)
     )
     return ProtocolFile(_rows_to_deals(rows), facts)
-
-
-def read_xlsx(data: bytes) -> list[DealEntry]:
-    return read_xlsx_file(data).deals
 
 
 def read_protocol_file(data: bytes, filename: str = "") -> ProtocolFile:

@@ -260,12 +260,7 @@ def team_public_matches(team: Team) -> QuerySet[Match]:
     return team_results(team).filter(competition__is_public=True).only(*RESULT_ROW_FIELDS, "winner")
 
 
-def has_result(status: str, winner: str) -> bool:
-    """Whether a match with this status and winner is among a team's results (WITH_RESULT)."""
-    return status in HAS_RESULT and bool(winner)
-
-
-# The same, as a filter: a match that has a result and a winner.
+# A match among a team's results: one that has a result and a winner.
 WITH_RESULT = Q(status__in=HAS_RESULT) & ~Q(winner="")
 
 

@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 
 from scoring.adapters import deal_to_entry
 from scoring.engine import replay
-from scoring.files.protocol_file import WRITE_COLUMNS, read_xlsx
+from scoring.files.protocol_file import WRITE_COLUMNS, read_xlsx_file
 from scoring.exports import XLSX, xlsx
 from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
 from scoring.exports.xlsx import sheet_name
@@ -150,7 +150,7 @@ def test_match_protocol_workbook_imports_again_to_the_same_deals(played):
     match = played["match"]
     content = xlsx.match_protocol_xlsx(match).content
 
-    entries = read_xlsx(content)  # the first sheet, as `protocol import` reads it
+    entries = read_xlsx_file(content).deals  # the first sheet, as `protocol import` reads it
     stored = [deal_to_entry(deal) for deal in match.deals.order_by("number")]
     protocol_fields = ("cards", "natural", "mixed", "red3", "penalty")
     assert len(entries) == len(stored) == 8

@@ -18,7 +18,7 @@ from scoring.files.protocol_file import (
     ProtocolFileError,
     read_csv,
     read_protocol,
-    read_xlsx,
+    read_xlsx_file,
     write_csv,
     write_xlsx,
 )
@@ -36,7 +36,7 @@ def csv_text(*lines: str) -> str:
 def read_error(data) -> ProtocolFileError:
     with pytest.raises(ProtocolFileError) as info:
         if isinstance(data, bytes) and data[:4] == b"PK\x03\x04":
-            read_xlsx(data)
+            read_xlsx_file(data).deals
         else:
             read_csv(data)
     return info.value
@@ -262,7 +262,7 @@ def test_read_xlsx():
             (0, 3, 35, 1, "home", True, "yes", 735),
         ]
     )
-    deals = read_xlsx(data)
+    deals = read_xlsx_file(data).deals
     assert deals == read_protocol(data, "protokoll.xlsx")
     assert deals == read_protocol(data)  # recognised by its first bytes
     assert [d.number for d in deals] == [1, 2, 3]

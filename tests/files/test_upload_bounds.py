@@ -19,8 +19,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from scoring.files.protocol_file import (
-    MAX_CELLS,
-    MAX_COLUMNS,
     MAX_FILE_BYTES,
     WRITE_COLUMNS,
     XLSX_BOUNDS,
@@ -172,7 +170,7 @@ def test_a_formula_with_a_saved_value_is_refused_and_named():
 
 
 def test_a_value_far_to_the_right_is_a_value_without_a_column():
-    far = [None] * (MAX_COLUMNS + 10)
+    far = [None] * (XLSX_BOUNDS.max_columns + 10)
     far[:3], far[-1] = [1, 5, 0], 7
     error = refusal(xlsx_bytes([("deal", "home_cards", "away_cards"), far]))
     assert (error.code, error.line) == ("too-many-values", 2)
@@ -183,7 +181,7 @@ def test_the_largest_protocol_is_still_read():
     row = {name: 0 for name in WRITE_COLUMNS}
     row.update(home_melded="no", away_melded="no", out="", concealed="", end="", home_min=50, away_min=50)
     rows = [WRITE_COLUMNS, *([{**row, "deal": n}[name] for name in WRITE_COLUMNS] for n in range(1, 1001))]
-    assert len(rows) * len(WRITE_COLUMNS) < MAX_CELLS
+    assert len(rows) * len(WRITE_COLUMNS) < XLSX_BOUNDS.max_cells
     data = xlsx_bytes(rows)
     deals, seconds, peak = cost(lambda: read_protocol(data, "p.xlsx"))
     assert len(deals) == 1000

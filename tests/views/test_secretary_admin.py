@@ -11,12 +11,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Users are made in every test; PBKDF2's deliberate slowness buys nothing here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def s(client):
     setup = f.protocol_setup()

@@ -15,11 +15,6 @@ from tests import factories as f
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def _fast_password_hashing(settings):
-    """Users are made in every test; PBKDF2's deliberate slowness buys nothing here."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
 GOOD_CSV = (
     "deal,home_cards,home_natural,home_mixed,away_cards,out\n"
     "1,485,2,1,-40,home\n"
