@@ -379,3 +379,12 @@ def test_the_round_at_a_glance_shows_a_tables_last_poll(setup):
     assert link.last_contact_at is None  # no row written by the poll
     rows = table_selectors.round_tables(match.round)
     assert rows[0].last_contact is not None
+
+
+def test_reopening_a_confirmed_protocol_withdraws_the_confirmations(setup):
+    link, match = played_and_confirmed_by_home(setup)
+    admin = f.make_admin()
+    services.match_reopen(match=match, user=admin, reason="Fel lag antecknat", expected_version=match.version)
+    link.refresh_from_db()
+    assert link.home_confirmed_at is None
+    assert AuditEntry.objects.filter(action="table_confirmations_withdraw").count() == 1
