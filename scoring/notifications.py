@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from scoring.models import Match
-from scoring.web.site_address import absolute_reverse
+from scoring.site_address import absolute_reverse
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +117,7 @@ def _after_commit(kind: str, match_pk: int, who, **context) -> None:
             reports.append(delivery)
 
     # Run in the context it was scheduled in: in debug without SITE_URL the link follows the
-    # address of the request that made the change (scoring.web.site_address), even where the commit's
+    # address of the request that made the change (scoring.site_address), even where the commit's
     # callbacks run after that request has been answered.
     transaction.on_commit(partial(contextvars.copy_context().run, send))
 

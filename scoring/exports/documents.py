@@ -25,7 +25,7 @@ from scoring.formatting import iso_date
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
-from scoring.web.site_address import absolute_reverse, site_url
+from scoring.site_address import absolute_reverse, site_url
 
 
 # Enough rows for a 60-minute match (the engine warns above 15 deals in a timed match), and few

@@ -30,7 +30,7 @@ from scoring.models import Competition, Match, Round
 from scoring.selectors import history
 from scoring.selectors.protocols import protocol_document_match, round_protocol_matches
 from scoring.selectors.public import competition_rounds
-from scoring.web.site_address import site_url
+from scoring.site_address import site_url
 
 from . import PDF, Export
 from .documents import blank_protocol, protocol_document, side_codes

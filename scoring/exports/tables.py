@@ -20,8 +20,8 @@ from scoring.engine.standings import StandingRow
 from scoring.formatting import format_number, plain_number, signed_number
 from scoring.models import Competition, Match
 from scoring.selectors.protocols import has_score
-from scoring.web.site_address import absolute_reverse
 from scoring.selectors.standings import standing_values, standings_column, standings_columns
+from scoring.site_address import absolute_reverse
 
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}

@@ -13,7 +13,7 @@ from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
 from scoring.selectors import history
-from scoring.web.site_address import absolute_reverse
+from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
 

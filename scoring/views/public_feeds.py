@@ -25,7 +25,7 @@ from scoring.selectors import public as public_selectors
 from scoring.feeds.calendar import CalendarEvent, calendar
 from scoring.models import Match
 from scoring.selectors.protocols import has_score
-from scoring.web.site_address import absolute_reverse, site_host
+from scoring.site_address import absolute_reverse, site_host
 
 from .public import CompetitionMixin
 

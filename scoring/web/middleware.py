@@ -17,7 +17,7 @@ from django.utils.cache import patch_vary_headers
 from django.views.defaults import bad_request
 
 from scoring.services.errors import DomainError
-from scoring.web.site_address import follow_request
+from scoring.site_address import follow_request
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class DomainErrorMiddleware:
 
 class SiteAddressFromRequestMiddleware:
     """In debug without SITE_URL, the links the site prints and mails (PDFs, e-mails, feeds) follow
-    the host and port the request came to, not a guessed 127.0.0.1:8000 (scoring.web.site_address).
+    the host and port the request came to, not a guessed 127.0.0.1:8000 (scoring.site_address).
     With debug off, or SITE_URL set, it does nothing."""
 
     def __init__(self, get_response):

@@ -32,7 +32,7 @@ from django.utils.http import quote_etag
 from django.utils.translation import get_language
 
 from scoring.selectors import versions
-from scoring.web.site_address import site_url
+from scoring.site_address import site_url
 
 
 def one_competition(kwargs):
@@ -128,7 +128,7 @@ def document_key(url_name: str, kwargs: dict, parameters: tuple) -> str | None:
     if page_versions is None:
         return None
     # The site's address too: the links a document prints follow the request's in debug
-    # (scoring.web.site_address).
+    # (scoring.site_address).
     parts = (url_name, sorted(kwargs.items()), parameters, page_versions(kwargs), get_language(),
              timezone.localdate().isoformat(), CODE_VERSION, site_url())  # fmt: skip
     return "document:" + hashlib.sha256(repr(parts).encode()).hexdigest()
