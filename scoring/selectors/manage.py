@@ -114,6 +114,12 @@ def competition_rounds_with_matches(competition: Competition) -> QuerySet[Round]
     ).order_by("number")
 
 
+def rounds_with_tables(user, rounds) -> set[int]:
+    """The rounds (read with their matches, competition_rounds_with_matches) whose round at a
+    glance and table cards the user may open: the check of the round's table pages."""
+    return {round_.pk for round_ in rounds if permissions.can_print_blank_protocols(user, round_, round_.matches.all())}
+
+
 def matches_without_round(competition: Competition) -> QuerySet[Match]:
     return competition.matches.filter(round__isnull=True).select_related("home_team", "away_team")
 

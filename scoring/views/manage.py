@@ -294,10 +294,7 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
         context["rounds"] = rounds = manage_selectors.competition_rounds_with_matches(competition)
         # The round at a glance and its table cards, linked under each round for whoever those
         # pages let in (the check of scoring.views.table_manage.RoundAccessMixin).
-        context["rounds_with_tables"] = {
-            round_.pk for round_ in rounds
-            if permissions.can_print_blank_protocols(self.request.user, round_, round_.matches.all())
-        }  # fmt: skip
+        context["rounds_with_tables"] = manage_selectors.rounds_with_tables(self.request.user, rounds)
         context["loose_matches"] = manage_selectors.matches_without_round(competition)
         context["rules"] = competition.rules
         context["invitations"] = manage_selectors.open_invitations(competition)
