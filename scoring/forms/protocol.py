@@ -4,8 +4,10 @@ upload a protocol file).
 
 Field names are the protocol file's column names (docs/protocol-file.md: home_cards, away_natural, out, end …),
 so a Problem from the engine, which names its field by column, lands next to the input it concerns.
-Counts left empty mean 0; the form turns what was typed into the engine's DealEntry and never
-computes a score itself.
+Counts and penalties left empty mean 0 (their fields are empty, with a 0 shown as a placeholder, so
+that a tap and 45 typed give 45, never 450); card points must be written, 0 included, for a deal to
+be saved (the live check of a deal still being typed counts them 0: `CHECKING`). The form turns
+what was typed into the engine's DealEntry and never computes a score itself.
 """
 
 from __future__ import annotations
@@ -97,15 +99,25 @@ class MinuteField(ProtocolNumberField):
             raise forms.ValidationError(self.error_messages["negative"], code="negative")
 
 
+# Every deal on the paper has both sides' card points, 0 included: an empty one is a line not yet
+# copied, never a 0 (place_problems names the deal and the side beside the field).
+CARD_POINTS_REQUIRED = _("Write the card points as the paper has them, 0 too.")
+# Posted by the pages' live check (protocol.js, table.js) with the deal as typed so far: a side's
+# card points not yet written count as 0 there, so that the engine checks what is written (the
+# home side's 287 is "not divisible by 5" before the away side is reached) and no field the
+# typist has not come to is marked. Saving refuses them.
+CHECKING = "checking"
+
+
 class DealForm(forms.Form):
     """One deal as written. `entry(number)` gives the engine's DealEntry."""
 
-    home_cards = ProtocolNumberField(label=_("Card points"))
+    home_cards = ProtocolNumberField(label=_("Card points"), empty_value=None)
     home_natural = ProtocolNumberField(label=_("Natural canastas"))
     home_mixed = ProtocolNumberField(label=_("Mixed canastas"))
     home_red3 = ProtocolNumberField(label=_("Red threes"))
     home_penalty = ProtocolNumberField(label=_("Penalty"))
-    away_cards = ProtocolNumberField(label=_("Card points"))
+    away_cards = ProtocolNumberField(label=_("Card points"), empty_value=None)
     away_natural = ProtocolNumberField(label=_("Natural canastas"))
     away_mixed = ProtocolNumberField(label=_("Mixed canastas"))
     away_red3 = ProtocolNumberField(label=_("Red threes"))
@@ -172,13 +184,22 @@ class DealForm(forms.Form):
             field.widget.attrs["aria-describedby"] = " ".join(described)
         if autofocus:
             self.fields["home_cards"].widget.attrs["autofocus"] = True
-        if not self.is_bound:
-            for side in SIDES:
-                for name in COUNT_FIELDS:
-                    self.initial.setdefault(f"{side}_{name}", 0)
+        for side in SIDES:
+            for name in COUNT_FIELDS:
+                if name != "cards":
+                    # Empty means 0: shown, not typed, so what is typed is all the field holds.
+                    self.fields[f"{side}_{name}"].widget.attrs["placeholder"] = "0"
 
     def clean(self):
         data = super().clean()
+        checking = self.data.get(CHECKING) == "1"
+        for side in SIDES:
+            name = f"{side}_cards"
+            if name in data and data[name] is None:
+                if checking:
+                    data[name] = 0
+                else:
+                    self.add_error(name, forms.ValidationError(CARD_POINTS_REQUIRED, code="required"))
         for side in SIDES:
             self._canastas_from_points(data, side)
         if not self.errors and self._nothing_typed(data):

@@ -1,5 +1,6 @@
 """The deal forms' options (clock, autofocus) and their accessibility attributes: forms made with
-different options differ, and no form changes another's fields."""
+different options differ, and no form changes another's fields. Counts left empty are 0; card
+points are written always (but in the live check of a deal still being typed)."""
 
 from scoring.forms.protocol import DealCorrectForm, DealEntryForm
 
@@ -34,4 +35,17 @@ def test_one_forms_errors_and_values_are_its_own():
     assert 'aria-invalid' not in str(accepted["home_cards"]) and 'value="60"' in str(accepted["home_cards"])
     assert 'value="x"' in str(refused["home_cards"])
     assert refused.fields is not accepted.fields
-    assert DealEntryForm().initial["home_cards"] == 0 and not DealEntryForm().errors
+    assert "home_cards" not in DealEntryForm().initial and not DealEntryForm().errors
+
+
+def test_counts_left_empty_are_0_and_card_points_must_be_written():
+    form = DealEntryForm({"home_cards": "60", "away_cards": "0", "version": "1"})
+    assert form.is_valid()
+    assert (form.cleaned_data["home_natural"], form.cleaned_data["away_penalty"]) == (0, 0)
+    assert 'placeholder="0"' in str(form["home_natural"]) and "placeholder" not in str(form["home_cards"])
+    missing = DealEntryForm({"home_cards": "60", "away_cards": "", "version": "1"})
+    assert not missing.is_valid()
+    assert missing.errors["away_cards"] == ["Skriv kortpoängen som de står på protokollet, även 0."]
+    # The live check of a deal still being typed counts them 0 and marks no field not yet reached.
+    checked = DealEntryForm({"home_cards": "60", "away_cards": "", "version": "1", "checking": "1"})
+    assert checked.is_valid() and checked.cleaned_data["away_cards"] == 0

@@ -62,7 +62,10 @@ def test_the_page_shows_the_header_the_sheet_and_an_empty_form(client, s):
     assert 'id="deal-1"' in html
     assert f"1{THIN}885" in html
     assert "Giv 2" in html
-    assert input_value(html, "home_cards") == "0"
+    # Empty, so what is typed is all a field holds: a count's 0 is its placeholder; card points are
+    # written always.
+    assert input_value(html, "home_cards") is None and input_value(html, "home_natural") is None
+    assert re.search(r'<input[^>]*name="home_natural"[^>]*placeholder="0"', html)
     assert input_value(html, "version") == str(match.version)
     # Inputs are described by their problem slots.
     assert 'aria-describedby="problems-home_cards"' in html
@@ -168,7 +171,7 @@ def test_a_deal_after_the_end_is_refused(client, s):
     for number in (1, 2, 3):
         match = services.deals_record(match=match, user=s["secretary"], entry=f.winning_deal(number), expected_version=match.version)
 
-    response = client.post(protocol(match), deal_data(match.version, home_cards=50))
+    response = client.post(protocol(match), deal_data(match.version, home_cards=50, away_cards=0))
 
     assert response.status_code == 409
     assert "slut" in response.content.decode()
@@ -281,7 +284,7 @@ def test_the_live_check_shows_that_a_deal_would_end_the_match(client, s):
 def test_the_check_button_without_javascript_renders_the_whole_page(client, s):
     match = s["match"]
 
-    response = client.post(check(match), deal_data(match.version, home_cards=287))
+    response = client.post(check(match), deal_data(match.version, home_cards=287, away_cards=0))
 
     html = response.content.decode()
     assert response.status_code == 200

@@ -1,7 +1,8 @@
 /*
  * The protocol page, progressively enhanced. Without this file the page works as plain forms.
  *
- * - A number field selects its content when focused, so typing replaces the 0 that is there.
+ * - A number field selects its content when focused (a tap or a click puts the cursor where the
+ *   finger was), so typing replaces what is there: 45 typed is 45, never 450 or 4520.
  * - After the live check (htmx) has placed problems next to the fields, each field with a problem
  *   is marked aria-invalid and shown as such, and a collapsed part that holds one is opened.
  * - What was typed before the scripts had loaded (a quick typist on a slow phone) is checked as
@@ -9,6 +10,8 @@
  * - A number field holding what is not a number ("12e", "5-5") has an empty value to the browser,
  *   which would count as 0. A hidden twin then sends "?" instead, so the server says which deal,
  *   side and field is wrong, and nothing is saved.
+ * - The live check is of the deal as typed so far: card points not yet written count as 0 there;
+ *   saving refuses them.
  * - After a refused save the page opens at the first field with a problem, not at its top.
  * - Saving waits for a live check under way, and no check starts once the page is being sent:
  *   leaving the page would cut the check off halfway, which the browser reports as an error.
@@ -21,21 +24,52 @@
 (function () {
   "use strict";
 
+  // A number field's content is selected when it gets the focus, so what is typed replaces it. The
+  // selection is made after the tap has placed the caret (or it would be lost again), and once
+  // more at the first key typed before the player has moved the caret: a quick thumb, or a
+  // browser that put the caret back after the tap, still replaces the content.
+  var NUMBER_FIELD = "input.num, input[type=number]";
+  var freshlyFocused = null;
+
+  function selectAll(input) {
+    try {
+      input.select();
+    } catch (e) {
+      /* some input types do not support selection */
+    }
+  }
+
   function selectOnFocus(event) {
     var input = event.target;
-    if (input && input.matches && input.matches(".deal-form input.num")) {
-      // After the click has placed the caret, or the selection would be lost again.
-      window.setTimeout(function () {
-        // Only if still focused: select() would pull the focus back from the next field.
-        if (document.activeElement !== input) {
-          return;
-        }
-        try {
-          input.select();
-        } catch (e) {
-          /* some input types do not support selection */
-        }
-      }, 0);
+    if (!input || !input.matches || !input.matches(NUMBER_FIELD)) {
+      return;
+    }
+    freshlyFocused = input;
+    window.setTimeout(function () {
+      // Only if still focused: select() would pull the focus back from the next field.
+      if (document.activeElement === input && freshlyFocused === input) {
+        selectAll(input);
+      }
+    }, 0);
+  }
+
+  function selectOnFirstKey(event) {
+    var input = event.target;
+    if (input !== freshlyFocused) {
+      return;
+    }
+    freshlyFocused = null;
+    // A character (or a phone keyboard's key, which says no more): it replaces the content.
+    if ((event.key && event.key.length === 1 || event.key === "Unidentified") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      selectAll(input);
+    }
+  }
+
+  function caretMoved(event) {
+    // A second tap in the focused field: the player puts the caret where it is wanted (as an arrow
+    // key does, which selectOnFirstKey leaves alone).
+    if (event.target === freshlyFocused && document.activeElement === event.target) {
+      freshlyFocused = null;
     }
   }
 
@@ -175,6 +209,21 @@
     sending = true;
   }
 
+  // The live check is of the deal as typed so far: card points not yet written count as 0 there
+  // (forms.protocol CHECKING), and no field the secretary has not come to is marked. Saving, and
+  // the check button without JavaScript, refuse them.
+  function markTheLiveCheck(event) {
+    var source = event.detail && event.detail.elt;
+    if (!source || !source.matches || !source.matches(".deal-form")) {
+      return;
+    }
+    if (event.detail.formData && event.detail.formData.set) {
+      event.detail.formData.set("checking", "1");
+    } else if (event.detail.parameters) {
+      event.detail.parameters.checking = "1";
+    }
+  }
+
   function noCheckWhileSending(event) {
     var source = event.detail && event.detail.elt;
     if (sending && source && source.matches && source.matches(".deal-form")) {
@@ -184,6 +233,7 @@
 
   document.addEventListener("submit", waitForTheCheck);
   document.addEventListener("htmx:beforeRequest", noCheckWhileSending);
+  document.addEventListener("htmx:configRequest", markTheLiveCheck);
   // A page shown again from the browser's history checks as typed once more.
   window.addEventListener("pageshow", function () {
     sending = false;
@@ -192,6 +242,8 @@
   // Capturing, so the twin is in place before htmx (listening on the form) sends the check.
   document.addEventListener("input", markNotANumber, true);
   document.addEventListener("focusin", selectOnFocus);
+  document.addEventListener("keydown", selectOnFirstKey, true);
+  document.addEventListener("mousedown", caretMoved, true);
   if (WIDE && WIDE.addEventListener) {
     WIDE.addEventListener("change", foldTheCheck);
   }

@@ -1,12 +1,18 @@
 {% load static %}/*
- * The service worker of the table pages (/t/…): keeps the page's own files, so that a table's
- * page reloads without a network in the hall. The page itself is fetched from the network when
- * there is one, and the copy kept is used only when there is none; posts are never touched (deals
- * typed without a connection wait on the device, in table.js, and are sent by the page).
+ * The service worker of the table pages (/t/…): keeps the page's own files and the page itself, so
+ * that a table's page reloads without a network in the hall. The page is fetched from the network
+ * when there is one, and each copy that comes is kept (the latest replaces the one before); the
+ * copy kept is used only when there is no network. It is kept under the page's address without
+ * its query: with the other team's code (`?with=`) or without, it is the same table's page, and a
+ * reload finds it either way. A correction's page (`?correct=`) is never kept: a reload without a
+ * network must not open a correction. Posts are never touched (deals typed without a connection
+ * wait on the device, in table.js, and are sent by the page); the latest state the page saw is
+ * kept by table.js, which shows it over the older one of the kept page.
  */
 "use strict";
 
-var CACHE = "canasta-table-v1";
+// table.js puts the page it was shown in the same cache (PAGE_CACHE there).
+var CACHE = "canasta-table-v2";
 var FILES = [
   "{% static 'scoring/js/table.js' %}",
   "{% static 'scoring/css/site.css' %}",
@@ -18,9 +24,29 @@ self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(FILES); }).then(function () { return self.skipWaiting(); }));
 });
 
+// The caches of earlier workers go, and with them, in this one, the files of an earlier version
+// (their stored names change with their content): only the pages and today's files stay.
 self.addEventListener("activate", function (event) {
-  event.waitUntil(self.clients.claim());
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (name) { return name.indexOf("canasta-table-") === 0 && name !== CACHE; })
+        .map(function (name) { return caches.delete(name); }));
+    }).then(function () {
+      return caches.open(CACHE).then(function (cache) {
+        return cache.keys().then(function (requests) {
+          return Promise.all(requests.filter(function (request) {
+            var path = new URL(request.url).pathname;
+            return FILES.indexOf(path) === -1 && !isPage(path);
+          }).map(function (request) { return cache.delete(request); }));
+        });
+      });
+    }).then(function () { return self.clients.claim(); })
+  );
 });
+
+function isPage(path) {
+  return /^\/t\/[^/]+\/$/.test(path);
+}
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
@@ -34,13 +60,13 @@ self.addEventListener("fetch", function (event) {
   if (request.mode === "navigate") {
     event.respondWith(
       fetch(request).then(function (response) {
-        if (response.ok) {
+        if (response.ok && isPage(url.pathname) && !url.searchParams.has("correct")) {
           var copy = response.clone();
-          caches.open(CACHE).then(function (cache) { cache.put(url.pathname, copy); });
+          event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.put(url.pathname, copy); }));
         }
         return response;
       }).catch(function () {
-        return caches.match(url.pathname, { ignoreVary: true }).then(function (kept) { return kept || Response.error(); });
+        return caches.match(url.pathname, { ignoreVary: true, ignoreSearch: true }).then(function (kept) { return kept || Response.error(); });
       })
     );
     return;
