@@ -267,7 +267,7 @@ class TableLinkMixin(View):
 
     def deal_form(self, data=None, *, state=None) -> DealForm:
         rules = self.link.match.rules
-        return DealForm(data, has_clock=rules.has_clock and services.running_clock(self.link.match) is None, rules=rules)
+        return DealForm(data, has_clock=rules.has_clock, rules=rules)
 
     def page(self, *, form=None, placed=None, error="", status=200, correct=None):
         state = self.state()

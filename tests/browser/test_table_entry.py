@@ -33,14 +33,20 @@ def table_setup(**competition):
     return setup
 
 
-def open_table(browser, live_server, link):
+def open_table(browser, live_server, link, side="home", *, shared=False):
+    """A phone with one team's code in its address; `shared`: it also holds the other team's."""
     page, problems = open_page(browser, **PHONE)
-    page.goto(live_server.url + reverse("scoring:table", args=[link.code]))
+    address = live_server.url + reverse("scoring:table", args=[link.code_for(side)])
+    if shared:
+        address += "?with=" + link.code_for("away" if side == "home" else "home")
+    page.goto(address)
     return page, problems
 
 
 def type_deal(page, *, home_cards, away_cards, home_natural=0, home_mixed=0, out=""):
-    page.locator("#deal-form input[name=side][value=home]").check()
+    chooser = page.locator("#deal-form input[type=radio][name=side][value=home]")
+    if chooser.count():  # a phone both teams share asks which team sends it
+        chooser.check()
     page.locator("input[name=home_cards]").fill(str(home_cards))
     page.locator("input[name=home_natural]").fill(str(home_natural))
     page.locator("input[name=home_mixed]").fill(str(home_mixed))
@@ -50,8 +56,8 @@ def type_deal(page, *, home_cards, away_cards, home_natural=0, home_mixed=0, out
 
 def test_a_match_is_entered_at_the_table_and_the_other_team_confirms_on_its_own_phone(live_server, browser):
     setup = table_setup()
-    home, home_problems = open_table(browser, live_server, setup["link"])
-    away, away_problems = open_table(browser, live_server, setup["link"])
+    home, home_problems = open_table(browser, live_server, setup["link"], "home")
+    away, away_problems = open_table(browser, live_server, setup["link"], "away")
 
     for number in (1, 2, 3):
         expect(home.locator("#deal-form [data-role=title]")).to_have_text(re.compile(rf"{number}$"))
@@ -88,7 +94,7 @@ def test_a_match_is_entered_at_the_table_and_the_other_team_confirms_on_its_own_
 
 def test_two_deals_typed_offline_survive_a_reload_and_are_stored_once(live_server, browser):
     setup = table_setup()
-    page, problems = open_table(browser, live_server, setup["link"])
+    page, problems = open_table(browser, live_server, setup["link"], shared=True)
     # The service worker keeps the page for a reload without a network.
     page.wait_for_function("() => !!navigator.serviceWorker && navigator.serviceWorker.controller !== null")
     page.wait_for_function("() => caches.match(location.pathname, {ignoreVary: true}).then(kept => !!kept)")
@@ -132,7 +138,7 @@ def test_a_deal_the_other_team_rejects_is_marked(live_server, browser):
     home.locator("#deal-form [data-role=send]").tap()
     expect(home.locator(".table-waiting")).to_be_visible()
 
-    away, away_problems = open_table(browser, live_server, setup["link"])
+    away, away_problems = open_table(browser, live_server, setup["link"], "away")
     reject = away.locator(".table-reject")
     reject.locator("summary").tap()
     reject.locator("input[name=reason]").fill("Vi hade två röda treor")
@@ -150,9 +156,10 @@ def test_the_clock_ends_the_match_after_the_final_signal(live_server, browser):
     match = setup["match"]
     match.round.clock_started_at = timezone.now() - timedelta(minutes=45)
     match.round.save()
-    table.table_deal_propose(link=setup["link"], client_id="d1", side="home", number=1, entry=f.winning_deal(1),
-                             agreed_by_both=True)
-    page, problems = open_table(browser, live_server, setup["link"])
+    link = setup["link"]
+    table.table_deal_propose(link=link, codes=[link.code, link.away_code], client_id="d1", side="home", number=1,
+                             entry=f.winning_deal(1), agreed_by_both=True)  # fmt: skip
+    page, problems = open_table(browser, live_server, link, shared=True)
     # Before the main signal the clock's end is not offered.
     expect(page.locator("[data-role=clock]")).to_contain_text(":")
     expect(page.locator(".table-time-up")).to_have_count(0)
@@ -207,9 +214,10 @@ def test_the_secretary_sees_every_table_of_the_round_live(live_server, browser):
     expect(page.locator("#hall-clock [data-role=final-left]")).to_have_text(re.compile(r"^\d\d:\d\d$"))
 
     # A deal agreed at the table, another waiting: the page shows them by itself.
-    table.table_deal_propose(link=setup["link"], client_id="1", side="home", number=1, entry=f.winning_deal(1),
-                             agreed_by_both=True)
-    table.table_deal_propose(link=setup["link"], client_id="2", side="away", number=2, entry=f.winning_deal(2))
+    link = setup["link"]
+    table.table_deal_propose(link=link, codes=[link.code, link.away_code], client_id="1", side="home", number=1,
+                             entry=f.winning_deal(1), agreed_by_both=True)  # fmt: skip
+    table.table_deal_propose(link=link, codes=[link.away_code], client_id="2", side="away", number=2, entry=f.winning_deal(2))
     expect(row.locator("[data-role=deals]")).to_have_text("1")
     expect(row.locator("[data-role=waiting]")).to_have_text("1")
     expect(row.locator("[data-role=totals]")).to_contain_text("1\u202f885")

@@ -435,7 +435,7 @@
       } else if (item.kind === "deal" && !item.both) {
         var hint = document.createElement("span");
         hint.className = "hint table-queue__hint";
-        hint.textContent = " " + data.textAnswersElsewhere.replace("%(team)s", teamName(other));
+        hint.textContent = " " + data.textAnswersElsewhere.replace("{team}", teamName(other));
         row.appendChild(hint);
       }
       queueList.appendChild(row);
