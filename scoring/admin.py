@@ -25,7 +25,7 @@ from scoring.engine.rules import get_points_rules, get_rules
 from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Season, Team
 from scoring.services import invitations
 from scoring.services import seasons as season_services
-from scoring.services.versions import versions_bump_for
+from scoring.services.locking import move_versions
 
 PROTOCOL_NOTE = _(
     "Deals and results are entered and corrected on the match's protocol page, where the rules are "
@@ -40,26 +40,26 @@ def protocol_link(match: Match) -> str:
 
 class VersionedAdmin(admin.ModelAdmin):
     """The admin writes some rows past the services, so it moves the public pages' versions as
-    they do (scoring.services.versions), in the admin's transaction: before a change, for where the
+    they do (scoring.services.locking), in the admin's transaction: before a change, for where the
     row was shown, and after it, for where it is shown now."""
 
     def save_model(self, request, obj, form, change):
         if change:
-            versions_bump_for(type(obj).objects.get(pk=obj.pk))
+            move_versions(type(obj).objects.get(pk=obj.pk))
         super().save_model(request, obj, form, change)
-        versions_bump_for(obj)
+        move_versions(obj)
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        versions_bump_for(form.instance)
+        move_versions(form.instance)
 
     def delete_model(self, request, obj):
-        versions_bump_for(obj)
+        move_versions(obj)
         super().delete_model(request, obj)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
-            versions_bump_for(*queryset)
+            move_versions(*queryset)
             super().delete_queryset(request, queryset)
 
 

@@ -45,7 +45,7 @@ class Club(models.Model):
         blank=True,
     )
     # Moved by the services whenever something its public pages list changes (its players, teams,
-    # name): scoring.services.versions. The validators of the club, player and team pages read it.
+    # name): scoring.services.locking. The validators of the club, player and team pages read it.
     version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
 
     class Meta:
@@ -204,7 +204,7 @@ class Competition(models.Model):
     # the competition so that saving a deal needs no extra query to know.
     archived = models.BooleanField(_("archived"), default=False, editable=False)
     # Moved by every service that changes something a public page or document of the competition
-    # shows, in the service's own transaction (scoring.services.versions): the pages' ETags and the
+    # shows, in the service's own transaction (scoring.services.locking): the pages' ETags and the
     # stored documents are made from it.
     version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
     entrants = models.ManyToManyField(

@@ -1,4 +1,4 @@
-"""The versions each public page is drawn from (scoring.services.versions moves them): a page's
+"""The versions each public page is drawn from (scoring.services.locking moves them): a page's
 validator is made of these, the language, who looks, the day and the code's version
 (scoring.web.public_cache).
 

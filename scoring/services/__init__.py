@@ -129,11 +129,6 @@ __all__ += [
     "table_protocol_confirm", "running_clock", "sides_of_codes", "table_conflict_set_aside", "photo_rules",
 ]  # fmt: skip
 
-# the versions the public pages' validators are made of (every writer above moves them)
-from .versions import appearances_version_bump, club_version_bump, competition_version_bump  # noqa: E402
-
-__all__ += ["appearances_version_bump", "club_version_bump", "competition_version_bump"]
-
 # seasons: a closed season's competitions are archives, which every writer above refuses to change
 from .seasons import archive_refusal  # noqa: E402
 

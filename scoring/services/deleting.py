@@ -20,7 +20,7 @@ from scoring import permissions
 from scoring.models import Bye, Competition, Match, Player, Round, Team
 from scoring.selectors import with_play
 
-from .versions import versions_bump_for
+from .locking import lock
 from .audit import audit_log, match_snapshot
 from .errors import DomainError
 from .seasons import SeasonClosedError, archive_refusal
@@ -125,10 +125,11 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
     if not _may(user, obj):
         raise PermissionDenied(_("You may not change this."))
     pk = obj.pk
-    # The row itself is locked (a default manager may join nullable relations, which cannot be).
-    type(obj).objects.select_for_update(of=("self",)).filter(pk=pk).first()
     # Before the rows go, while they still say where they appear.
-    versions_bump_for(obj)
+    try:
+        lock(obj)
+    except type(obj).DoesNotExist:
+        raise DomainError() from None  # deleted meanwhile, by someone else
     plan = deletion_plan(obj)
     if plan.outcome == REFUSE:
         raise (SeasonClosedError if plan.season_closed else DomainError)(plan.reason)

@@ -28,20 +28,15 @@ from .audit import audit_log
 from .errors import DomainError
 from .invitations import signup_invitations_sync
 from .schedules import last_round_complete
-from .seasons import require_open
-from .versions import club_version_bump, competition_version_bump
+from .locking import lock_competition
 
 
 def _lock(competition: Competition, user) -> Competition:
     if not permissions.can_manage_competition(user, competition):
         raise PermissionDenied(_("You may not change this competition."))
-    locked = Competition.objects.select_for_update().select_related("organiser").get(pk=competition.pk)
-    require_open(locked)
+    locked = lock_competition(competition)
     if locked.kind != Competition.Kind.INDIVIDUAL:
         raise DomainError(_("Only an individual competition has players signed up one by one."))
-    # Its pages, and its organiser's page, which lists the partnerships a draw makes.
-    competition_version_bump([locked.pk])
-    club_version_bump([locked.organiser_id])
     return locked
 
 

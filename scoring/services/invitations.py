@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 from scoring import permissions
 from scoring.models import Competition, Invitation, Player, SignupInvitation, Team
 
-from .versions import competition_version_bump
 from .audit import audit_log
 from .errors import DomainError
+from .locking import lock_competition
 from .seasons import require_open
 
 __all__ = ["invitation_answer", "invitations_sync", "refuse_rotating", "signup_invitation_answer", "signup_invitations_sync"]
@@ -109,8 +109,7 @@ def _answer(*, user, model, pk: int, accept: bool, subject: str, join, action: s
     locked.answered_by, locked.answered_at = user, timezone.now()
     locked.save()
     if accept:
-        join(locked.competition).add(getattr(locked, subject))
-        competition_version_bump([locked.competition_id])
+        join(lock_competition(locked.competition)).add(getattr(locked, subject))
     audit_log(match=None, user=user, action=f"{action} accepted" if accept else f"{action} declined",
               object_type=object_type, object_id=locked.pk,
               after={"competition": locked.competition_id, subject: getattr(locked, f"{subject}_id")})  # fmt: skip

@@ -24,11 +24,11 @@ from scoring.models import Club, Competition, Match, Player, Round, Team
 from scoring.selectors import with_play
 
 from .audit import audit_log, match_snapshot
-from .errors import DomainError, MatchStateError, StaleMatchError
+from .errors import DomainError, MatchStateError
 from .standings import standings_refresh
 from .invitations import invitations_sync
-from .seasons import require_open, require_open_season
-from .versions import appearances_version_bump, club_version_bump, competition_version_bump
+from .locking import lock, lock_competition, lock_match, lock_matches
+from .seasons import require_open_season
 
 __all__ = [
     "competition_save",
@@ -74,7 +74,7 @@ def player_save(*, user, player: Player) -> Player:
             % {"name": player.name}
         )
     player.save()
-    appearances_version_bump(player_ids=[player.pk])
+    lock(player)  # where it is shown: a player stays in its club
     return player
 
 
@@ -101,7 +101,7 @@ def team_save(*, user, team: Team) -> Team:
             "Form a new team for the new pair."
         ) % {"team": team.name})
     team.save()
-    appearances_version_bump(team_ids=[team.pk])
+    lock(team)  # where it is shown: a team stays in its club
     return team
 
 
@@ -118,17 +118,12 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     their matches. A chosen team of another club is invited, and enters when its club accepts
     (services.invitations)."""
     _require(permissions.can_manage_competition(user, competition))
-    organisers = [competition.organiser_id]
     if competition.pk:
-        stored = Competition.objects.select_related("organiser").get(pk=competition.pk)
-        organisers.append(stored.organiser_id)
+        stored = lock_competition(competition)
         _require(permissions.can_manage_competition(user, stored))
-        require_open(stored)
+        competition.version = stored.version  # the form's copy is saved whole: with the version moved
     require_open_season(competition.season)
     competition.save()
-    # Its pages, and its organiser's page (before and after a change of organiser), which lists it.
-    competition_version_bump([competition.pk])
-    club_version_bump(organisers)
     if teams is not None:
         teams = list(teams)
         chosen = {team.pk for team in teams}
@@ -151,7 +146,7 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
 @transaction.atomic
 def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
     _require(permissions.can_manage_competition(user, round.competition))
-    require_open(round.competition)
+    lock_competition(round.competition)
     if round.pk:
         stored_competition = Round.objects.filter(pk=round.pk).values_list("competition_id", flat=True).first()
         _require(stored_competition == round.competition_id)
@@ -159,7 +154,6 @@ def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
         raise DomainError(_("The competition already has a round %(number)s.") % {"number": round.number})
     old_date = Round.objects.filter(pk=round.pk).values_list("date", flat=True).first() if round.pk else None
     round.save()
-    competition_version_bump([round.competition_id])
     if old_date and round.date and round.date != old_date:
         _move_matches_with_their_round(user, round, old_date)
     return round
@@ -169,13 +163,12 @@ def _move_matches_with_their_round(user, round: Round, old_date) -> None:  # noq
     """A round moved to another day takes its matches not yet begun that were set for its old
     day along, at the same time of day: the pages, the printed protocols and the teams' calendar
     feeds then all give the new day. A match given a day of its own (postponed) stays."""
-    for match in Match.objects.select_for_update().filter(round=round, status=S.SCHEDULED, scheduled_start__isnull=False):
+    for match in lock_matches(Match.objects.filter(round=round, status=S.SCHEDULED, scheduled_start__isnull=False)):
         start = timezone.localtime(match.scheduled_start)
         if start.date() != old_date:
             continue
         before = match_snapshot(match)
         match.scheduled_start = timezone.make_aware(datetime.combine(round.date, start.time().replace(tzinfo=None)))
-        match.version += 1
         match.save(update_fields=["scheduled_start", "version", "updated_at"])
         audit_log(match=match, user=user, action="match_update", before=before, after=match_snapshot(match),
                   reason=_("The round was moved to another day."))
@@ -220,7 +213,7 @@ def match_create(
 ) -> Match:
     """Add one match by hand (schedules are generated elsewhere)."""
     _require(permissions.can_manage_competition(user, competition))
-    require_open(competition)
+    lock_competition(competition)
     _check_pairing(competition, round, table, home_team, away_team)
     match = Match.objects.create(
         competition=competition,
@@ -230,7 +223,6 @@ def match_create(
         away_team=away_team,
         scheduled_start=scheduled_start,
     )
-    competition_version_bump([competition.pk])
     audit_log(match=match, user=user, action="match_create", after=match_snapshot(match))
     return match
 
@@ -248,11 +240,8 @@ def match_schedule_update(
     scheduled_start: datetime | None,
 ) -> Match:
     """Change when and where a match is played; its teams only while nothing has been played."""
-    locked = Match.objects.select_for_update().select_related("competition").get(pk=match.pk)
+    locked = lock_match(match, expected_version)
     _require(permissions.can_manage_competition(user, locked.competition))
-    require_open(locked.competition)
-    if expected_version is not None and locked.version != expected_version:
-        raise StaleMatchError()
     teams_change = (home_team.pk, away_team.pk) != (locked.home_team_id, locked.away_team_id)
     if teams_change and (locked.deal_count or locked.status not in (S.SCHEDULED, S.POSTPONED)):
         raise MatchStateError(_("The teams of a match that has been played cannot be changed."))
@@ -264,9 +253,7 @@ def match_schedule_update(
     locked.home_team = home_team
     locked.away_team = away_team
     locked.scheduled_start = scheduled_start
-    locked.version += 1
     locked.save()
-    competition_version_bump([locked.competition_id])
     standings_refresh(competition=locked.competition)  # byes count by their round's results
     after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
              "home_team": locked.home_team_id, "away_team": locked.away_team_id}

@@ -6,14 +6,13 @@ writes the deals and the denormalised match totals, keeps the competition's stor
 when the match's part in the table changed (services.standings), and logs the change in the audit
 log.
 
-Locking: one style for every service, a pessimistic row lock. `_lock()` reads the match with
-SELECT ... FOR UPDATE, compares its version with the one the form carried and claims the next
-version; the row stays locked until the transaction commits, so two secretaries saving at once are
-served one after the other and the second is told the protocol changed (StaleMatchError). It is
-the plain choice: the same code path for a deal and for a confirmation, no second UPDATE that
-must repeat the version check, and the standings rows written in the same transaction are written
-by one transaction at a time. On SQLite, which has no row locks, the connection opens its
-transactions IMMEDIATE (settings.py), which takes the database's write lock at BEGIN instead.
+Locking: one style for every service, a pessimistic row lock (services.locking.lock_match). It
+reads the match with SELECT ... FOR UPDATE, compares its version with the one the form carried and
+claims the next version; the row stays locked until the transaction commits, so two secretaries
+saving at once are served one after the other and the second is told the protocol changed
+(StaleMatchError). It is the plain choice: the same code path for a deal and for a confirmation, no
+second UPDATE that must repeat the version check, and the standings rows written in the same
+transaction are written by one transaction at a time.
 """
 
 from __future__ import annotations
@@ -37,9 +36,8 @@ from scoring.models import Deal, Match, TableLink
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
-from .seasons import require_open
+from .locking import lock_match, move_versions
 from .standings import standing_part, standings_refresh
-from .versions import competition_version_bump
 
 S = Match.Status
 
@@ -48,23 +46,8 @@ S = Match.Status
 
 
 def _lock(match: Match, expected_version: int | None) -> Match:
-    """Lock the match row and claim its next version; refuse if it changed since the form was
-    loaded (the form carries the version it showed)."""
-    try:
-        locked = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("competition", "home_team", "away_team")
-            .get(pk=match.pk)
-        )
-    except Match.DoesNotExist:
-        raise StaleMatchError() from None
-    if expected_version is not None and locked.version != expected_version:
-        raise StaleMatchError()
-    # A competition of a closed season is an archive: no service changes its matches.
-    require_open(locked.competition)
-    locked.version += 1
-    # Every service that locks a match changes it: the competition's pages show it.
-    competition_version_bump([locked.competition_id])
+    """The match locked, its next version claimed (services.locking.lock_match)."""
+    locked = lock_match(match, expected_version)
     # What the match gave the table when locked: _save() compares, and keeps the standings.
     locked.standing_part_when_locked = standing_part(locked)
     return locked
@@ -646,7 +629,7 @@ def matches_record_played(
             values["dealt_at"] = dealt_time(match.started_at, replayed.entry.dealt_minute)
             deals.append(Deal(match_id=match.pk, **values))
     Deal.objects.bulk_create(deals, batch_size=batch_size)
-    competition_version_bump({match.competition_id for match in matches})
+    move_versions(*matches)
     return matches, len(deals)
 
 

@@ -27,7 +27,7 @@ from scoring import permissions
 from scoring.models import Bye, Competition, Invitation, Match, Player, Round, Team, TeamStanding
 from scoring.selectors import with_play
 
-from .versions import versions_bump_for
+from .locking import lock
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import require_open
@@ -333,10 +333,12 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
         raise TypeError((duplicate, kept))
     if not (permissions.can_manage_club(user, duplicate.club) and permissions.can_manage_club(user, kept.club)):
         raise PermissionDenied(_("You may not change this."))
-    # Both rows locked, in one order, and read again: the plan is made under the locks.
-    locked = {row.pk: row for row in model.objects.select_for_update(of=("self",)).filter(pk__in=[duplicate.pk, kept.pk]).order_by("pk")}
-    if duplicate.pk not in locked or kept.pk not in locked:
-        raise DomainError(_("The player or team is gone: someone deleted it meanwhile."))
+    # Both rows locked, in one order, and read again: the plan is made under the locks. Locking
+    # moves the versions of where they appear, before the duplicate goes.
+    try:
+        locked = {obj.pk: lock(obj) for obj in sorted((duplicate, kept), key=lambda obj: obj.pk)}
+    except model.DoesNotExist:
+        raise DomainError(_("The player or team is gone: someone deleted it meanwhile.")) from None
     duplicate, kept = locked[duplicate.pk], locked[kept.pk]
     plan = merge_plan(duplicate, kept, member_number=member_number)
     if plan.refusals:
@@ -344,8 +346,6 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     if plan.needs_member_number:
         raise DomainError(_("Choose which member number %(kept)s keeps: %(one)s or %(two)s.") % {
             "kept": kept.name, "one": plan.member_numbers[0], "two": plan.member_numbers[1]})
-    # Before the duplicate goes, while its rows still say where it appears.
-    versions_bump_for(duplicate, kept)
     competitions = _competitions_of(plan.kind, duplicate, kept)
     for competition in competitions:
         require_open(competition)

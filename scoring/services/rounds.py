@@ -20,8 +20,8 @@ from scoring.models import Round
 
 from .audit import audit_log
 from .errors import DomainError
+from .locking import lock
 from .seasons import require_open
-from .versions import competition_version_bump
 
 
 def can_start_clock(user, round_: Round) -> bool:
@@ -39,11 +39,7 @@ def can_start_clock(user, round_: Round) -> bool:
 def round_clock_start(*, round: Round, user, restart: bool = False, at: datetime | None = None) -> Round:
     """Start the hall clock of a timed round (now, or `at`). A running clock is restarted only
     when asked to (`restart`), so a second secretary pressing the button changes nothing."""
-    round_ = (
-        Round.objects.select_for_update()
-        .select_related("competition", "competition__organiser")
-        .get(pk=round.pk)
-    )
+    round_ = lock(round)
     if not can_start_clock(user, round_):
         raise PermissionDenied(_("You may not start the clock of this round."))
     require_open(round_.competition)
@@ -54,7 +50,6 @@ def round_clock_start(*, round: Round, user, restart: bool = False, at: datetime
     before = {"clock_started_at": round_.clock_started_at}
     round_.clock_started_at = at or timezone.now()
     round_.save(update_fields=["clock_started_at"])
-    competition_version_bump([round_.competition_id])
     audit_log(
         match=None,
         user=user,

@@ -34,9 +34,8 @@ from scoring.selectors.manage import competition_has_play
 
 from .audit import audit_log
 from .errors import DomainError
-from .seasons import require_open
+from .locking import lock_competition
 from .standings import standings_refresh
-from .versions import competition_version_bump
 
 __all__ = [
     "FixtureImportError",
@@ -87,14 +86,6 @@ class FixtureImportError(ScheduleError):
 def _require_manager(user, competition: Competition) -> None:
     if not permissions.can_manage_competition(user, competition):
         raise PermissionDenied(_("You may not change the schedule of this competition."))
-
-
-def _lock(competition: Competition) -> Competition:
-    locked = Competition.objects.select_for_update().get(pk=competition.pk)
-    require_open(locked)
-    # Every schedule service locks the competition to change its rounds and matches.
-    competition_version_bump([locked.pk])
-    return locked
 
 
 def _refuse_if_played(competition: Competition) -> None:
@@ -148,7 +139,7 @@ def schedule_generate_league(
     The teams are the competition's, in Swedish name order, or drawn at random with `seed`.
     """
     _require_manager(user, competition)
-    competition = _lock(competition)
+    competition = lock_competition(competition)
     _refuse_if_played(competition)
     if interval_days < 1:
         raise ScheduleError(_("The days between rounds must be 1 or more."))
@@ -207,7 +198,7 @@ def schedule_pair_next_round(
     paired only when the previous one is complete.
     """
     _require_manager(user, competition)
-    competition = _lock(competition)
+    competition = lock_competition(competition)
     field = list(competition.teams.all())
     if len(field) < 2:
         raise ScheduleError(_("Pairing needs at least two teams in the competition."))
@@ -266,7 +257,7 @@ def _team_names(competition: Competition) -> dict[str, Team | None]:
 def fixtures_import(*, competition: Competition, user, data: bytes | str) -> list[Round]:
     """Replace the schedule with a fixture file's: all or nothing (FixtureImportError)."""
     _require_manager(user, competition)
-    competition = _lock(competition)
+    competition = lock_competition(competition)
     _refuse_if_played(competition)
     rows, problems = read_fixtures(data, _team_names(competition))
     if problems:

@@ -17,9 +17,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring import permissions
 from scoring.models import Competition, Season
 
+from . import locking
 from .audit import audit_log
 from .errors import DomainError
-from .versions import competition_version_bump
 
 
 class SeasonClosedError(DomainError):
@@ -63,7 +63,7 @@ def _require_admin(user) -> None:
 def season_close(*, name: str, user) -> Season:
     """Close the season `name` (made if not there yet): its competitions become archives."""
     _require_admin(user)
-    season, _created = Season.objects.select_for_update().get_or_create(name=name)
+    season = locking.lock(Season.objects.get_or_create(name=name)[0])
     if season.is_closed:
         raise DomainError(_("The season %(season)s is closed already.") % {"season": name})
     season.closed_at = timezone.now()
@@ -71,7 +71,6 @@ def season_close(*, name: str, user) -> Season:
     season.save()
     archived = list(Competition.objects.filter(season=name).values_list("id", flat=True))
     Competition.objects.filter(pk__in=archived).update(archived=True)
-    competition_version_bump(archived)
     audit_log(match=None, user=user, action="season_close", object_type="season", object_id=season.pk,
               after={"season": name, "competitions": archived})
     return season
@@ -83,7 +82,7 @@ def season_reopen(*, name: str, user, reason: str) -> Season:
     _require_admin(user)
     if not reason.strip():
         raise DomainError(_("Give a reason for reopening the season."))
-    season = Season.objects.select_for_update().get(name=name)
+    season = locking.lock(Season.objects.get(name=name))
     if not season.is_closed:
         raise DomainError(_("The season %(season)s is open already.") % {"season": name})
     season.closed_at = None
@@ -91,7 +90,6 @@ def season_reopen(*, name: str, user, reason: str) -> Season:
     season.save()
     reopened = list(Competition.objects.filter(season=name).values_list("id", flat=True))
     Competition.objects.filter(pk__in=reopened).update(archived=False)
-    competition_version_bump(reopened)
     audit_log(match=None, user=user, action="season_reopen", object_type="season", object_id=season.pk,
               reason=reason, after={"season": name, "competitions": reopened})
     return season

@@ -40,8 +40,8 @@ from scoring.models import Deal, Match, Round, TableDeal, TableLink
 
 from .audit import audit_log
 from .errors import DealProblemsError, DomainError, MatchStateError
+from . import locking
 from .matches import deal_correct, deals_record, match_confirm, match_declare_clock, stored_deals
-from .seasons import require_open
 
 S = Match.Status
 P = TableDeal.Status
@@ -145,10 +145,9 @@ def _create_link(match: Match, user) -> TableLink:
 
 def lock_match(match: Match) -> Match:
     """The match row, locked until the transaction ends (as the match services lock it), with what
-    deciding who may act reads; refused in a closed season."""
-    locked = Match.objects.select_for_update(of=("self",)).select_related("competition", "home_team", "away_team").get(pk=match.pk)
-    require_open(locked.competition)
-    return locked
+    deciding who may act reads; refused in a closed season. No version moves: what the table
+    proposes is on no public page, and what it agrees goes through the match services."""
+    return locking.lock_match(match, shown=False)
 
 
 @transaction.atomic

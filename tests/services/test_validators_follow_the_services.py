@@ -1,6 +1,6 @@
 """Right by construction: every public service function is run as a scenario, and every public page
 whose fresh drawing it changed must have got a new validator (scoring.web.public_cache, from the
-versions scoring.services.versions moves). A writing service without a scenario fails the test, so
+versions scoring.services.locking moves). A writing service without a scenario fails the test, so
 a new service cannot forget to move the versions of what it changes.
 
 Each scenario prepares what its service needs (not watched), draws every public page of a small
@@ -78,11 +78,10 @@ NOT_SERVICES = {
     "require_open_season": "refuses a change to a closed season",
     "standing_part": "reads a match's part in the table",
     "standings_refresh": "called inside the services, in their transactions, after the change",
-    "require_transaction": "checks that a version moves inside a transaction",
-    "competition_version_bump": "moves versions: what the scenarios check",
-    "club_version_bump": "moves versions: what the scenarios check",
-    "appearances_version_bump": "moves versions: what the scenarios check",
-    "versions_bump_for": "moves versions: what the scenarios check",
+    "lock": "locks a row inside the services and moves versions: what the scenarios check",
+    "lock_competition": "as above, for a competition",
+    "lock_matches": "as above, for matches",
+    "move_versions": "moves versions: what the scenarios check",
     "archive_refusal": "reads whether a change would reach an archive",
     "refuse_rotating": "refuses a rotating partnership outside its club night",
     "signup_invitations_sync": "called inside individual_signup, whose scenario runs it",
@@ -91,7 +90,7 @@ NOT_SERVICES = {
     "new_code": "makes a table link's code",
     "normalise_code": "reads a typed code",
     "link_is_open": "reads whether a table link works",
-    "lock_match": "locks a match row inside the table services",
+    "lock_match": "locks a match row inside the services (and the table's), as lock above",
     "lock_open_link": "locks a table link and its match inside the table services",
 }
 
