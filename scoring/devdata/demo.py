@@ -272,10 +272,6 @@ def _league(report: DemoReport, clubs, secretaries, teams, rng: random.Random, t
             play.play(match, now - timedelta(minutes=30), deals=4 - match.table)
     services.round_clock_start(round=rounds[today_round - 1], user=secretaries["orebro"],
                                at=now - timedelta(minutes=30))
-    # The match not started yet is played at the table: both teams' codes are ready to try.
-    for match in tonight:
-        if match.table not in (1, 2, 3):
-            services.table_link_issue(match=match, user=secretaries["orebro"])
     report.matches += play.matches
     report.deals += play.deals
 
@@ -302,6 +298,11 @@ def _tournament(report: DemoReport, clubs, secretaries, teams, rng: random.Rando
     for number in range(1, TOURNAMENT_ROUNDS_PLAYED + 2):
         round_ = schedule_pair_next_round(competition=competition, user=secretary, on=today, seed=SEED)
         if number > TOURNAMENT_ROUNDS_PLAYED:
+            # The next round's first table is played at the table: both teams' codes are ready to
+            # try, whenever the demo is tried (no hall clock runs for this round).
+            first = round_.matches.order_by("table", "pk").first()
+            if first is not None:
+                services.table_link_issue(match=first, user=secretary)
             break
         for match in round_.matches.select_related("home_team", "away_team", "competition"):
             play.submit(play.play(match, start + timedelta(minutes=65 * (number - 1))))
