@@ -23,7 +23,7 @@ from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Subquery
+from django.db.models import Q, Subquery
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -70,8 +70,13 @@ def _withdraw_table_confirmations(match: Match, user) -> None:
     """The protocol changed after a side confirmed it at the table (only the secretary can change
     it then): every confirmation given before is withdrawn, in the log (docs/rules.md, the end of
     a match)."""
-    link = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
-    if link is None or not (link.home_confirmed_at or link.away_confirmed_at):
+    link = (
+        TableLink.objects.filter(match=match, withdrawn_at__isnull=True)
+        .filter(Q(home_confirmed_at__isnull=False) | Q(away_confirmed_at__isnull=False))
+        .order_by()
+        .first()
+    )
+    if link is None:
         return
     before = {"link": link.code, "home_confirmed_at": link.home_confirmed_at, "away_confirmed_at": link.away_confirmed_at}
     link.home_confirmed_at = link.away_confirmed_at = None
@@ -288,7 +293,6 @@ def deals_record(
     )
     if dealt_at is not None and timezone.is_naive(dealt_at):
         new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored
-    _withdraw_table_confirmations(match, user)
     audit_log(
         match=match,
         user=user,
@@ -597,6 +601,7 @@ def match_reopen(*, match: Match, user, reason: str, expected_version: int | Non
     state = _replay(match, _entries(match))
     _apply_state(match, state)
     _save(match)
+    _withdraw_table_confirmations(match, user)
     audit_log(match=match, user=user, action="match_reopen", before=before, after=match_snapshot(match), reason=reason)
     return match
 
