@@ -6,7 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import BooleanField, Expression, ExpressionWrapper, Q, QuerySet, Value
 
 from scoring.models import Competition, Match
 
@@ -15,6 +15,30 @@ PLAYED_STATUSES = (S.FINISHED, S.SUBMITTED, S.CONFIRMED)
 
 
 # -- which results count ------------------------------------------------------------------------
+#
+# docs/rules.md, "Which results count", is stated once, in counting_statuses; the table
+# (counted_q), a service's check of one match (counts), the results marked preliminary
+# (preliminary_q) and the final results the rating, the rankings and a season's figures sum
+# (final_q) are made from it.
+
+
+def counting_statuses(requires_confirmation: bool, *, include_preliminary: bool = False) -> tuple[str, ...]:
+    """The statuses of a match whose result enters its competition's table: confirmed, or also
+    finished and submitted where the competition asks for no confirmation (or the table is a
+    "preliminary table", `include_preliminary`).
+
+    A void (abandoned) match is among them, but has a result only if its points rules, as they
+    were when it was voided, count abandoned matches as played (services.match_void): a later
+    change of the competition's setting does not rescore it. Whatever the status, only a match the
+    services gave a result counts (`home_points`, see counted_q)."""
+    if requires_confirmation and not include_preliminary:
+        return (S.CONFIRMED, S.VOID)
+    return PLAYED_STATUSES + (S.VOID,)
+
+
+def has_result(prefix: str = "") -> Q:
+    """Only rows the services gave a result."""
+    return Q(**{f"{prefix}home_points__isnull": False})
 
 
 def counted_q(competition: Competition, *, include_preliminary: bool = False, prefix: str = "") -> Q:
@@ -23,16 +47,51 @@ def counted_q(competition: Competition, *, include_preliminary: bool = False, pr
     `include_preliminary`: also results that wait for confirmation (a "preliminary table").
     `prefix`: a lookup path to the match ("match__") when filtering related rows.
     """
-    if competition.requires_confirmation and not include_preliminary:
-        statuses: tuple[str, ...] = (S.CONFIRMED,)
-    else:
-        statuses = PLAYED_STATUSES
-    # A void (abandoned) match has a result only if its points rules, as they were when it was
-    # voided, count abandoned matches as played (services.match_void): a later change of the
-    # competition's setting does not rescore it.
-    q = Q(**{f"{prefix}status__in": statuses + (S.VOID,)})
-    # Only rows the services gave a result.
-    return q & Q(**{f"{prefix}home_points__isnull": False})
+    statuses = counting_statuses(competition.requires_confirmation, include_preliminary=include_preliminary)
+    return Q(**{f"{prefix}status__in": statuses}) & has_result(prefix)
+
+
+def counts(match: Match) -> bool:
+    """Whether one match in hand (read with its competition) counts in its table: counted_q, asked
+    of a row a service is changing, before and after the change."""
+    statuses = counting_statuses(match.competition.requires_confirmation)
+    return match.status in statuses and match.home_points is not None
+
+
+def final_q(prefix: str = "") -> Q:
+    """A Q over Match rows of any competition whose result counts for good in its competition's
+    table (a *final* result): counted_q of every competition at once, each by its own setting,
+    without the preliminary ones. Statuses that count whatever the setting, or only where no
+    confirmation is asked."""
+    always = counting_statuses(True)
+    unconfirmed = tuple(status for status in counting_statuses(False) if status not in always)
+    counted = Q(**{f"{prefix}status__in": always}) | Q(
+        **{f"{prefix}status__in": unconfirmed, f"{prefix}competition__requires_confirmation": False}
+    )
+    return counted & has_result(prefix)
+
+
+def preliminary_q(competition: Competition) -> Q:
+    """Results shown but not counting yet: what a preliminary table counts and the table does not
+    (finished or submitted, waiting for confirmation); none where no confirmation is asked."""
+    waiting = waiting_statuses(competition)
+    if not waiting:
+        return Q(pk__in=[])
+    return Q(status__in=waiting) & has_result()
+
+
+def waiting_statuses(competition: Competition) -> tuple[str, ...]:
+    """The statuses of results the competition's preliminary table counts and its table does not."""
+    counted = counting_statuses(competition.requires_confirmation)
+    preliminary = counting_statuses(competition.requires_confirmation, include_preliminary=True)
+    return tuple(status for status in preliminary if status not in counted)
+
+
+def preliminary_flag(competition: Competition) -> Expression:
+    """preliminary_q as a column of a list of the competition's matches (`preliminary`)."""
+    if not waiting_statuses(competition):
+        return Value(False, output_field=BooleanField())
+    return ExpressionWrapper(preliminary_q(competition), output_field=BooleanField())
 
 
 def with_play(matches: QuerySet) -> QuerySet:
@@ -40,13 +99,6 @@ def with_play(matches: QuerySet) -> QuerySet:
     postponed (started, a result, void). A competition's schedule and a team's pair are fixed once
     any match has play."""
     return matches.filter(Q(deal_count__gt=0) | ~Q(status__in=(S.SCHEDULED, S.POSTPONED)))
-
-
-def preliminary_q(competition: Competition) -> Q:
-    """Results shown but not counting yet: finished or submitted, waiting for confirmation."""
-    if not competition.requires_confirmation:
-        return Q(pk__in=[])
-    return Q(status__in=(S.FINISHED, S.SUBMITTED), home_points__isnull=False)
 
 
 def in_rounds(up_to_round: int | None, prefix: str = "") -> Q:

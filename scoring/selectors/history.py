@@ -1,6 +1,6 @@
 """Every season's figures of a player, a pair (team) or a club, and a player's rating history.
 
-A season's figures sum the final results of public competitions (selectors.rating.final_q) whose
+A season's figures sum the final results of public competitions (selectors.counting.final_q) whose
 `season` names it, grouped in SQL by season (one query per side): matches, won, drawn, lost, match
 points and card points for, as the ranking lists count them (selectors.rankings). The rating at
 the end of a season is where the player stood after his last rated match of it; a pair's is the

@@ -1,6 +1,6 @@
 """Ranking lists (rankinglistor): players and fixed pairs over a season, per club or site-wide.
 
-A ranking list sums the final results (selectors.rating.final_q) of public competitions, chosen by
+A ranking list sums the final results (selectors.counting.final_q) of public competitions, chosen by
 season, competition kind and club: per player (the two players of a team's pair each get the
 match; a substitute is not counted, as in the rating) or per pair (team). Walk overs count as in
 the tables, with their award; the rating leaves them out. Rows are ranked the way the Swedish

@@ -3,9 +3,9 @@
 
 Terms:
 - a *final* result: one that counts in its competition's table for good, that is confirmed, or
-  finished / submitted in a competition that does not ask for confirmation (selectors.counting
-  says the same for one competition; here it is said for all at once). A void match counts only
-  when the services stored a result for it (abandoned "as-played").
+  finished / submitted in a competition that does not ask for confirmation, as selectors.counting
+  says (final_q: its rule for every competition at once). A void match counts only when the
+  services stored a result for it (abandoned "as-played").
 - a *rated* match: a final result of a public competition that was played at the table: walk
   overs (forfeit, repeated warnings) and void matches are not rated. The two players of a side are
   the team's pair; a substitute is not rated (the protocol does not say whom he replaced).
@@ -26,18 +26,10 @@ from django.db.models.functions import Coalesce
 from scoring.engine.rating import RatedMatch, Ratings, rate
 from scoring.models import Match
 
+from .counting import final_q
+
 S = Match.Status
 NOT_PLAYED_AT_TABLE = (Match.End.FORFEIT, Match.End.WARNINGS)
-
-
-def final_q(prefix: str = "") -> Q:
-    """A Q over Match rows whose result counts for good in its competition."""
-    p = prefix
-    confirmed = Q(**{f"{p}status": S.CONFIRMED}) | Q(
-        **{f"{p}status__in": (S.FINISHED, S.SUBMITTED), f"{p}competition__requires_confirmation": False}
-    )
-    voided_as_played = Q(**{f"{p}status": S.VOID})
-    return (confirmed | voided_as_played) & Q(**{f"{p}home_points__isnull": False})
 
 
 def final_matches() -> QuerySet[Match]:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from django.db.models import BooleanField, ExpressionWrapper, F, Q, QuerySet, Value
+from django.db.models import BooleanField, ExpressionWrapper, F, Q, QuerySet
 
 from scoring.models import Bye, Competition, Match, Round, Team
 
-from .counting import counted_q, preliminary_q
+from .counting import counted_q, preliminary_flag
 
 
 # -- rounds and teams ---------------------------------------------------------------------------
@@ -19,14 +19,9 @@ LIST_DEFERRED = ("rules_snapshot", "points_snapshot", "competition__rules_overri
 
 
 def _with_counts(matches: QuerySet, competition: Competition) -> QuerySet:
-    preliminary = (
-        ExpressionWrapper(preliminary_q(competition), output_field=BooleanField())
-        if competition.requires_confirmation
-        else Value(False, output_field=BooleanField())
-    )
     return matches.annotate(
         counts=ExpressionWrapper(counted_q(competition), output_field=BooleanField()),
-        preliminary=preliminary,
+        preliminary=preliminary_flag(competition),
     )
 
 
@@ -75,17 +70,12 @@ def competition_results(competition: Competition) -> dict[int, list[Match]]:
     """Every match of the competition as its round's results show it (teams, `preliminary`), by
     round id, in one query: what round_results gives for one round, for all rounds at once (a
     competition's workbook or PDF would otherwise ask once per round)."""
-    preliminary = (
-        ExpressionWrapper(preliminary_q(competition), output_field=BooleanField())
-        if competition.requires_confirmation
-        else Value(False, output_field=BooleanField())
-    )
     matches = (
         Match.objects.filter(competition=competition, round__isnull=False)
         .select_related("home_team", "away_team")
         # Only what a results row shows: ten thousand matches stay small in memory.
         .only(*RESULT_FIELDS, "home_team__name", "away_team__name")
-        .annotate(preliminary=preliminary)
+        .annotate(preliminary=preliminary_flag(competition))
         .order_by("round_id", "table", "id")
     )
     by_round: dict[int, list[Match]] = defaultdict(list)

@@ -17,21 +17,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 from scoring.models import Competition, Match, TeamStanding
-
-S = Match.Status
+from scoring.selectors.counting import counts
 
 
 def standing_part(match: Match) -> tuple:
     """What a match gives the competition's table: whether its result counts (docs/rules.md, "Which
-    results count": selectors.counting.counted_q), and the result. Byes count by their round's
+    results count", as selectors.counting says it), and the result. Byes count by their round's
     results, so the round is part of it."""
-    competition = match.competition
-    if competition.requires_confirmation:
-        statuses: tuple[str, ...] = (S.CONFIRMED, S.VOID)
-    else:
-        statuses = (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID)
-    counts = match.status in statuses and match.home_points is not None
-    if not counts:
+    if not counts(match):
         return (False, match.round_id)
     return (
         True, match.round_id, match.home_team_id, match.away_team_id, match.winner,
