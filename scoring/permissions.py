@@ -185,6 +185,18 @@ def captain_matches(user) -> Q:
     return Q(home_team__captain=user) | Q(away_team__captain=user)
 
 
+def managed_by(user, club: str) -> Q:
+    """can_manage_club as a query over rows whose club is at the lookup path `club`: "organiser"
+    for the competitions the user manages (can_manage_competition), "team__club" or "player__club"
+    for what concerns a club's teams or players. Every row for a site admin, none for a visitor.
+    It may be or-ed with another condition (a site admin's is a true condition, not an empty Q)."""
+    if is_site_admin(user):
+        return Q(pk__isnull=False)
+    if not getattr(user, "is_authenticated", False):
+        return Q(pk__in=[])
+    return Q(**{f"{club}__in": user.secretary_of.all()})
+
+
 def concerned_matches(user) -> Q | None:
     """The matches whose protocol the user keeps or confirms, and those of the teams they captain;
     None for a site admin (every match)."""
@@ -210,6 +222,12 @@ def can_view_protocol(user, match: Match) -> bool:
 def can_manage_result(user, match: Match) -> bool:
     """Void and reopen: the protocol keeper or the organiser."""
     return can_enter_protocol(user, match) or can_manage_competition(user, match.competition)
+
+
+def can_see_photos(user, match: Match) -> bool:
+    """The photos of the signed paper protocol (services.photos): the captains, the clubs'
+    secretaries and the organiser; never the public."""
+    return can_view_protocol(user, match) or can_manage_competition(user, match.competition)
 
 
 def can_see_audit(user, match: Match) -> bool:

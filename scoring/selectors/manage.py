@@ -52,9 +52,7 @@ def matches() -> QuerySet[Match]:
 
 
 def managed_clubs(user) -> QuerySet[Club]:
-    if permissions.is_site_admin(user):
-        return Club.objects.all()
-    return user.secretary_of.all()
+    return Club.objects.filter(permissions.managed_by(user, "pk"))
 
 
 def managed_clubs_with_counts(user) -> QuerySet[Club]:
@@ -66,9 +64,7 @@ def managed_clubs_with_counts(user) -> QuerySet[Club]:
 
 def managed_competitions_with_counts(user) -> QuerySet[Competition]:
     """The competitions the user's clubs organise (all for a site admin), each with `match_count`."""
-    found = competitions_with_organiser()
-    if not permissions.is_site_admin(user):
-        found = found.filter(organiser__in=user.secretary_of.all())
+    found = competitions_with_organiser().filter(permissions.managed_by(user, "organiser"))
     return found.annotate(match_count=Count("matches"))
 
 
@@ -194,9 +190,7 @@ def invitations() -> QuerySet[Invitation]:
 
 def club_invitations(user) -> QuerySet[Invitation]:
     """Invitations to the teams of the clubs the user manages, waiting ones first."""
-    found = invitations()
-    if not permissions.is_site_admin(user):
-        found = found.filter(team__club__in=user.secretary_of.all())
+    found = invitations().filter(permissions.managed_by(user, "team__club"))
     return found.order_by("-status", "-invited_at")  # "pending" sorts after "declined"/"accepted"
 
 
@@ -216,9 +210,7 @@ def signup_invitations() -> QuerySet[SignupInvitation]:
 
 def club_signup_invitations(user) -> QuerySet[SignupInvitation]:
     """Requests to sign up the players of the clubs the user manages, waiting ones first."""
-    found = signup_invitations()
-    if not permissions.is_site_admin(user):
-        found = found.filter(player__club__in=user.secretary_of.all())
+    found = signup_invitations().filter(permissions.managed_by(user, "player__club"))
     return found.order_by("-status", "-invited_at")
 
 

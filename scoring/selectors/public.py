@@ -40,9 +40,7 @@ def visible_competitions(user=None) -> QuerySet[Competition]:
     competitions = Competition.objects.select_related("organiser")
     if permissions.is_site_admin(user):
         return competitions
-    if getattr(user, "is_authenticated", False):
-        return competitions.filter(Q(is_public=True) | Q(organiser__in=user.secretary_of.all()))
-    return competitions.filter(is_public=True)
+    return competitions.filter(Q(is_public=True) | permissions.managed_by(user, "organiser"))
 
 
 def competitions_newest_first(user=None) -> list[Competition]:

@@ -4,7 +4,7 @@ or the table (through the match's table link) attaches a photo of it to the matc
 The image is checked to be a JPEG or PNG and re-encoded at most `PHOTO_MAX_SIDE` pixels on its
 long side, which leaves its location and other metadata (EXIF, comments, colour profiles, text
 chunks) behind; it is kept in the database (MatchPhoto), so the backup holds it. Who sees it is
-the views' (scoring.views.table_manage.can_see_photos).
+scoring.permissions.can_see_photos.
 
 A small file can stand for a huge image (a PNG of one colour compresses a thousandfold, a JPEG
 header may claim 65 535 × 65 535 pixels), so what decoding will cost is decided from the file's
@@ -363,7 +363,7 @@ def _admit(match: Match, user, link: TableLink | None, *, adding: int):
         actor = TableSide(link)
     else:
         match = lock_match(match)
-        if not (permissions.can_enter_protocol(user, match) or permissions.can_manage_competition(user, match.competition)):
+        if not permissions.can_enter_or_manage(user, match):
             raise PermissionDenied(_("You may not change this match."))
         actor = user
     kept = MatchPhoto.objects.filter(match=match).aggregate(count=Count("id"), size=Sum(Length("image")))

@@ -85,26 +85,20 @@ class MatchTableLinkView(MatchAccessMixin, View):
 # -- photos of the signed protocol --------------------------------------------------------------------
 
 
-def can_see_photos(user, match) -> bool:
-    """The captains, the clubs' secretaries and the organiser; never the public."""
-    return permissions.can_view_protocol(user, match) or permissions.can_manage_competition(user, match.competition)
-
-
 class MatchPhotosView(MatchAccessMixin, View):
     """GET: the photos of the signed protocol. POST: the protocol keeper adds one."""
 
     template_name = "scoring/table/photos.html"
 
     def has_access(self, user) -> bool:
-        return can_see_photos(user, self.match)
+        return permissions.can_see_photos(user, self.match)
 
     def get(self, request, pk):
         match = self.match
         context = {
             "match": match,
             "photos": table_selectors.match_photos(match),
-            "may_add": permissions.can_enter_protocol(request.user, match)
-            or permissions.can_manage_competition(request.user, match.competition),
+            "may_add": permissions.can_enter_or_manage(request.user, match),
             "photo_rules": services.photo_rules(),
         }
         return render(request, self.template_name, context)
@@ -128,7 +122,7 @@ class MatchPhotoView(MatchAccessMixin, View):
     """GET: one photo's image, for those who may see the photos; kept by no shared cache."""
 
     def has_access(self, user) -> bool:
-        return can_see_photos(user, self.match)
+        return permissions.can_see_photos(user, self.match)
 
     def get(self, request, pk, photo):
         found = table_selectors.match_photo(self.match, photo)
