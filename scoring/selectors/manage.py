@@ -15,6 +15,7 @@ from scoring.models import Bye, Club, Competition, Invitation, Match, Player, Ro
 from .names import order_by_name
 
 from .counting import counted_q, with_play
+from .merging import merge_archive
 
 
 # -- the rows a management page edits (get_object_or_404 on these) --------------------------------
@@ -74,13 +75,16 @@ def managed_competitions_with_counts(user) -> QuerySet[Competition]:
 def club_players(club: Club) -> list[Player]:
     """The club's players by name whatever its letter case ("anna andersson" beside "Anna
     Andersson"), each with `same_name`: the others of the same name, so the page can offer to
-    merge what was entered twice."""
+    merge what was entered twice; and each of those with `may_merge`: whether a merge may change
+    it (not when it appears in a closed season's archive, merge_archive, which the merge refuses)."""
     players = order_by_name(club.players.all())
     by_name: dict[str, list[Player]] = {}
     for player in players:
         by_name.setdefault(player.name.casefold(), []).append(player)
     for player in players:
         player.same_name = [other for other in by_name[player.name.casefold()] if other.pk != player.pk]
+        if player.same_name:
+            player.may_merge = merge_archive(player) is None
     return players
 
 

@@ -26,11 +26,12 @@ from django.utils.translation import gettext as _, ngettext
 from scoring import permissions
 from scoring.models import Bye, Competition, Invitation, Match, Player, Round, Team, TeamStanding
 from scoring.selectors import with_play
+from scoring.selectors.merging import merge_archive, merge_competitions
 
 from .locking import lock
 from .audit import audit_log
 from .errors import DomainError
-from .seasons import require_open
+from .seasons import archive_refusal, require_open
 from .standings import standings_refresh
 
 
@@ -72,10 +73,15 @@ def merge_plan(duplicate, kept, *, member_number: str = "") -> MergePlan:
     """What merging `duplicate` into `kept` moves, or why it cannot be done. For two players with
     different member numbers, `member_number` is the one the player kept keeps (else it is asked)."""
     if isinstance(duplicate, Player) and isinstance(kept, Player):
-        return _player_plan(duplicate, kept, member_number=member_number)
-    if isinstance(duplicate, Team) and isinstance(kept, Team):
-        return _team_plan(duplicate, kept)
-    raise TypeError((duplicate, kept))
+        plan = _player_plan(duplicate, kept, member_number=member_number)
+    elif isinstance(duplicate, Team) and isinstance(kept, Team):
+        plan = _team_plan(duplicate, kept)
+    else:
+        raise TypeError((duplicate, kept))
+    archive = merge_archive(duplicate, kept)
+    if archive is not None:
+        plan.refusals.append(archive_refusal([archive]))
+    return plan
 
 
 # -- players ------------------------------------------------------------------------------------
@@ -308,21 +314,6 @@ def _merge_teams(duplicate: Team, kept: Team) -> set[int]:
 # -- doing it -----------------------------------------------------------------------------------
 
 
-def _competitions_of(kind: str, duplicate, kept) -> list[Competition]:
-    """The competitions a merge changes: those of the teams concerned, and a player's sign-ups."""
-    if kind == "team":
-        teams = [duplicate, kept]
-        signed_up = Q(pk__in=[])
-    else:
-        teams = list(Team.objects.filter(Q(player_one__in=[duplicate, kept]) | Q(player_two__in=[duplicate, kept])))
-        # A substitute's matches and the rounds sat out name the player too (_merge_players).
-        substituted = Match.objects.filter(Q(home_substitute__in=[duplicate, kept]) | Q(away_substitute__in=[duplicate, kept]))
-        signed_up = (Q(entrants__in=[duplicate, kept]) | Q(pk__in=substituted.values("competition_id"))
-                     | Q(rounds__sitting_out__in=[duplicate, kept]))
-    played = Match.objects.filter(_matches(teams)).values("competition_id")
-    return list(Competition.objects.filter(Q(teams__in=teams) | Q(pk__in=played) | signed_up).distinct())
-
-
 @transaction.atomic
 def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     """Merge `duplicate` into `kept` (two players, or two teams): every reference moves to `kept`
@@ -340,15 +331,18 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     except model.DoesNotExist:
         raise DomainError(_("The player or team is gone: someone deleted it meanwhile.")) from None
     duplicate, kept = locked[duplicate.pk], locked[kept.pk]
+    # A closed season's archive is refused as every service refuses it (SeasonClosedError), before
+    # the plan, which says the same to the page that offers the merge.
+    archive = merge_archive(duplicate, kept)
+    if archive is not None:
+        require_open(archive)
     plan = merge_plan(duplicate, kept, member_number=member_number)
     if plan.refusals:
         raise DomainError(" ".join(plan.refusals))
     if plan.needs_member_number:
         raise DomainError(_("Choose which member number %(kept)s keeps: %(one)s or %(two)s.") % {
             "kept": kept.name, "one": plan.member_numbers[0], "two": plan.member_numbers[1]})
-    competitions = _competitions_of(plan.kind, duplicate, kept)
-    for competition in competitions:
-        require_open(competition)
+    competitions = list(merge_competitions(duplicate, kept))
     touched = _merge_players(duplicate, kept, plan.member_number) if plan.kind == "player" else _merge_teams(duplicate, kept)
     # The matches now name other players or another team: a secretary's open form is stale.
     Match.objects.filter(pk__in=touched).update(version=F("version") + 1, updated_at=timezone.now())

@@ -23,6 +23,7 @@ from scoring.forms.manage import CompetitionForm, MatchForm, PlayerForm, RoundFo
 from scoring.models import Club, Competition, Invitation, Match, Player, Round, Team
 from scoring.selectors import manage as manage_selectors
 from scoring.selectors.manage import club_invitations
+from scoring.selectors.merging import merge_archive
 
 CONFLICT = 409
 
@@ -147,10 +148,13 @@ class ManageFormView(LoginRequiredMixin, View):
         return reverse(f"scoring:{name}", args=[self.object.pk]) if name else None
 
     def merge_url(self) -> str | None:
-        """Where a player or team entered twice is merged into its other row, from its edit page."""
+        """Where a player or team entered twice is merged into its other row, from its edit page;
+        none for one in a closed season's archive, which no merge may change (merge_archive)."""
         names = {Player: "manage-player-merge", Team: "manage-team-merge"}
         name = names.get(type(self.object))
-        return reverse(f"scoring:{name}", args=[self.object.pk]) if name else None
+        if name is None or merge_archive(self.object) is not None:
+            return None
+        return reverse(f"scoring:{name}", args=[self.object.pk])
 
     def get(self, request, pk):
         return self.page(self.make_form())

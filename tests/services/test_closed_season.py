@@ -268,6 +268,33 @@ def test_the_merge_page_refuses_with_the_reason(archive):
     assert Match.objects.get(pk=archive["finished"].pk).home_substitute_id == archive["twin"].pk
 
 
+def test_the_club_page_offers_no_merge_the_archive_refuses(archive):
+    """A player entered twice is offered a merge on the club page, unless one of the two appears in
+    a closed season's archive (selectors.merging.merge_archive): the merge would be refused."""
+    club, twin = archive["home_club"], archive["twin"]
+    again = f.make_player(twin.name.upper(), club=club)  # the same name: the page pairs them
+    one, other = f.make_player("Eva Ek", club=club), f.make_player("eva ek", club=club)
+    client = client_for(archive["secretary"])
+
+    html = client.get(reverse("scoring:manage-club", args=[club.pk])).content.decode()
+
+    def merge_link(duplicate, kept):
+        return f'{reverse("scoring:manage-player-merge", args=[duplicate.pk])}?into={kept.pk}'
+
+    assert "Samma namn som" in html.split(f">{twin.name}</a>", 1)[1]  # still said to be the same name
+    assert merge_link(twin, again) not in html and merge_link(again, twin) not in html
+    assert merge_link(one, other) in html and merge_link(other, one) in html
+    # Its edit page offers no merge either; the merge page, reached anyway, says why.
+    edit = client.get(reverse("scoring:manage-player-edit", args=[twin.pk])).content.decode()
+    assert reverse("scoring:manage-player-merge", args=[twin.pk]) not in edit
+    assert reverse("scoring:manage-player-merge", args=[one.pk]) in client.get(
+        reverse("scoring:manage-player-edit", args=[one.pk])).content.decode()
+    plan = client.get(reverse("scoring:manage-player-merge", args=[again.pk]), {"into": twin.pk}).content.decode()
+    assert ARCHIVE_SV in plan and "De kan inte slås ihop" in plan
+    with pytest.raises(SeasonClosedError):
+        services.merge(user=archive["secretary"], duplicate=again, kept=twin)
+
+
 # -- the pages that write into a competition name the closed season on every refusal ------------------
 
 MARKED_FIELDS_SV = "rätta de markerade fälten"
