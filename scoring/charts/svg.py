@@ -19,6 +19,14 @@ from django.utils.safestring import SafeString, mark_safe
 WIDTH, HEIGHT = 480, 280
 LEFT, RIGHT, TOP, BOTTOM = 64, 16, 16, 58
 FONT = 17
+# The y axis's name, turned on its side, stands in a band along the left edge (its baseline at
+# FONT); the tick labels end 6 left of the axis and start clear of that band, so the chart's left
+# margin is as wide as its widest tick label needs (LEFT at least). DejaVu Sans's digits are
+# 0.636 em wide.
+Y_NAME_BAND = FONT + 12
+DIGIT_WIDTH = 0.64 * FONT
+# A second line of x labels (a date's year) makes the chart this much taller below its plot.
+SECOND_LINE = FONT + 2
 # Dark enough on white for text and lines (contrast above 4.5:1).
 INK, GRID, LINE = "#1a1a1a", "#c8c8c8", "#0b5a3c"
 
@@ -36,6 +44,10 @@ class Chart:
     y_max: float | None = None
     value_format: str = "{:.0f}"
     ident: str = "chart"
+    # A second line under the x labels, one per point ("" for none): a date's year, written under
+    # the first label shown and wherever it differs from the one written before, so dates across
+    # a new year read in order ("26 dec 2025", then "16 okt 2026").
+    x_sublabels: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
 
 
@@ -55,11 +67,26 @@ def _ticks(low: float, high: float, count: int = 5) -> list[float]:
     return ticks
 
 
-def _x_positions(count: int) -> list[float]:
-    inner = WIDTH - LEFT - RIGHT
+@dataclass(frozen=True)
+class Box:
+    """A chart's own measures: its left margin (the tick labels' width) and its height (a second
+    line of x labels)."""
+
+    left: float
+    height: float
+
+
+def _box(chart: Chart, y_ticks: list[float]) -> Box:
+    widest = max((len(chart.value_format.format(tick)) for tick in y_ticks), default=1)
+    left = max(LEFT, math.ceil(Y_NAME_BAND + widest * DIGIT_WIDTH + 6))
+    return Box(left=left, height=HEIGHT + (SECOND_LINE if any(chart.x_sublabels) else 0))
+
+
+def _x_positions(count: int, box: Box) -> list[float]:
+    inner = WIDTH - box.left - RIGHT
     if count == 1:
-        return [LEFT + inner / 2]
-    return [LEFT + inner * i / (count - 1) for i in range(count)]
+        return [box.left + inner / 2]
+    return [box.left + inner * i / (count - 1) for i in range(count)]
 
 
 def _label_every(count: int) -> int:
@@ -67,34 +94,35 @@ def _label_every(count: int) -> int:
     return max(1, math.ceil(count / 8))
 
 
-def _frame(chart: Chart, y_of, y_ticks: list[float]) -> list[str]:
+def _frame(chart: Chart, box: Box, y_of, y_ticks: list[float]) -> list[str]:
     ident = escape(chart.ident)
+    left = box.left
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" class="chart" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {box.height:g}" class="chart" role="img" '
         f'aria-labelledby="{ident}-title {ident}-desc" font-family="DejaVu Sans, sans-serif" font-size="{FONT}">',
         f'<title id="{ident}-title">{escape(chart.title)}</title>',
         f'<desc id="{ident}-desc">{escape(chart.description)}</desc>',
     ]
     for tick in y_ticks:
         y = y_of(tick)
-        parts.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}" stroke-width="1"/>')
+        parts.append(f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}" stroke-width="1"/>')
         parts.append(
-            f'<text x="{LEFT - 6}" y="{y + FONT / 3:.1f}" text-anchor="end" fill="{INK}">'
+            f'<text x="{left - 6}" y="{y + FONT / 3:.1f}" text-anchor="end" fill="{INK}">'
             f"{escape(chart.value_format.format(tick))}</text>"
         )
-    parts.append(f'<line x1="{LEFT}" x2="{LEFT}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>')
+    parts.append(f'<line x1="{left}" x2="{left}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>')
     parts.append(
-        f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>'
+        f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{HEIGHT - BOTTOM}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>'
     )
-    # Axis names: x under the tick labels, y along the left edge.
+    # Axis names: x under the tick labels, y along the left edge, in its band (Y_NAME_BAND).
     parts.append(
-        f'<text x="{(LEFT + WIDTH - RIGHT) / 2:.1f}" y="{HEIGHT - 8}" text-anchor="middle" fill="{INK}" font-weight="bold">'
-        f"{escape(chart.x_label)}</text>"
+        f'<text x="{(left + WIDTH - RIGHT) / 2:.1f}" y="{box.height - 8:g}" text-anchor="middle" fill="{INK}" '
+        f'font-weight="bold">{escape(chart.x_label)}</text>'
     )
     middle = (TOP + HEIGHT - BOTTOM) / 2
     parts.append(
-        f'<text x="16" y="{middle:.1f}" text-anchor="middle" fill="{INK}" font-weight="bold" '
-        f'transform="rotate(-90 16 {middle:.1f})">{escape(chart.y_label)}</text>'
+        f'<text x="{FONT}" y="{middle:.1f}" text-anchor="middle" fill="{INK}" font-weight="bold" '
+        f'transform="rotate(-90 {FONT} {middle:.1f})">{escape(chart.y_label)}</text>'
     )
     return parts
 
@@ -105,8 +133,10 @@ def _x_labels(chart: Chart, xs: list[float]) -> list[str]:
     longest = max((len(label) for label in chart.labels), default=1)
     every = max(every, math.ceil(len(xs) / max(2, 40 // (longest + 1))))
     last = len(xs) - 1
+    sublabels = chart.x_sublabels or [""] * len(xs)
+    written = ""  # the second line written last
     parts = []
-    for i, (x, label) in enumerate(zip(xs, chart.labels)):
+    for i, (x, label, sublabel) in enumerate(zip(xs, chart.labels, sublabels)):
         # The last point is always labelled; a regular label too near it gives way.
         if (i % every == 0 and (i == last or last - i >= every)) or i == last:
             # A word or a date at either end ("start", "3 dec") would reach past the edge if
@@ -117,6 +147,12 @@ def _x_labels(chart: Chart, xs: list[float]) -> list[str]:
             parts.append(
                 f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + FONT + 6}" text-anchor="{anchor}" fill="{INK}">{escape(label)}</text>'
             )
+            if sublabel and sublabel != written:
+                written = sublabel
+                parts.append(
+                    f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 2 * FONT + 8}" text-anchor="{anchor}" fill="{INK}" '
+                    f'class="chart__sublabel">{escape(sublabel)}</text>'
+                )
     return parts
 
 
@@ -144,8 +180,9 @@ def _y_scale(chart: Chart):
 
 def line_chart(chart: Chart) -> SafeString:
     y_of, y_ticks = _y_scale(chart)
-    xs = _x_positions(len(chart.values))
-    parts = _frame(chart, y_of, y_ticks)
+    box = _box(chart, y_ticks)
+    xs = _x_positions(len(chart.values), box)
+    parts = _frame(chart, box, y_of, y_ticks)
     parts += _x_labels(chart, xs)
     path, points = [], []
     for x, value in zip(xs, chart.values):
@@ -171,11 +208,12 @@ def line_chart(chart: Chart) -> SafeString:
 def bar_chart(chart: Chart) -> SafeString:
     chart = Chart(**{**chart.__dict__, "y_min": 0 if chart.y_min is None else chart.y_min})
     y_of, y_ticks = _y_scale(chart)
+    box = _box(chart, y_ticks)
     count = len(chart.values)
-    inner = WIDTH - LEFT - RIGHT
+    inner = WIDTH - box.left - RIGHT
     slot = inner / max(count, 1)
-    xs = [LEFT + slot * (i + 0.5) for i in range(count)]
-    parts = _frame(chart, y_of, y_ticks)
+    xs = [box.left + slot * (i + 0.5) for i in range(count)]
+    parts = _frame(chart, box, y_of, y_ticks)
     parts += _x_labels(chart, xs)
     base = y_of(0)
     for x, value in zip(xs, chart.values):

@@ -41,8 +41,11 @@ def rating_chart(player, points) -> str | None:
             },
             x_label=_("Date of the match"),
             y_label=_("Rating"),
-            # The day each match was played (the start, 1500, before the first).
+            # The day each match was played (the start, 1500, before the first), its year on a
+            # second line where it changes: a history spans seasons, "26 dec" then "16 okt" would
+            # read backwards without it.
             labels=[_("start")] + [date_format(p.when, "j b") if p.when else "" for p in points],
+            x_sublabels=[""] + [date_format(p.when, "Y") if p.when else "" for p in points],
             values=values,
             ident=f"rating-{player.pk}",
         )

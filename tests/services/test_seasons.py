@@ -95,7 +95,10 @@ def test_the_rating_chart_runs_by_date_and_its_numbers_are_in_sight(client, fede
 
     from datetime import datetime, timezone as dt_timezone
 
-    for day, key in enumerate(("o1", "r1", "r2", "r3", "r4", "pending"), start=1):
+    # The season before ends in December 2025; this one is played in October 2026.
+    Match.objects.filter(pk=federation["matches"]["o1"].pk).update(
+        started_at=datetime(2025, 12, 26, 18, 30, tzinfo=dt_timezone.utc))
+    for day, key in enumerate(("r1", "r2", "r3", "r4", "pending"), start=1):
         Match.objects.filter(pk=federation["matches"][key].pk).update(
             started_at=datetime(2026, 10, day * 3, 18, 30, tzinfo=dt_timezone.utc))
     anna = federation["players"]["Anna"]
@@ -106,6 +109,23 @@ def test_the_rating_chart_runs_by_date_and_its_numbers_are_in_sight(client, fede
     points = rating_points(anna)
     assert all(point.when for point in points)
     assert x_labels == ["start", *(date_format(point.when, "j b") for point in points)]
+    assert x_labels[1:3] == ["26 dec", "3 okt"]
+    # "26 dec" then "3 okt" would read backwards: the year is written under the first date and
+    # where it changes, in a line of its own under the dates.
+    years = re.findall(r'<text x="([\d.]+)" y="264" [^>]*>([^<]*)</text>', svg)
+    first_dates = re.findall(r'<text x="([\d.]+)" y="245" [^>]*>([^<]*)</text>', svg)[1:3]
+    assert years == [(first_dates[0][0], "2025"), (first_dates[1][0], "2026")]
+    # The axis's name, turned on its side at the left edge, stands clear of the widest tick label
+    # (DejaVu Sans: digits 0.64 em, a descender 0.3 em).
+    from scoring.charts.svg import FONT
+
+    name = re.search(r'<text x="([\d.]+)" [^>]*transform="rotate\(-90[^>]*>Rating</text>', svg)
+    ticks = re.findall(r'<text x="([\d.]+)" y="[\d.]+" text-anchor="end" fill="[^"]+">([\d\u2009]+)</text>', svg)
+    assert name and ticks
+    assert float(name.group(1)) + 0.3 * FONT + 4 <= min(float(x) - len(text) * 0.64 * FONT for x, text in ticks)
+    height = float(re.search(r'viewBox="0 0 480 ([\d.]+)"', svg).group(1))
+    date_name = re.search(r'y="([\d.]+)" text-anchor="middle" fill="[^"]+" font-weight="bold">Matchens datum<', svg)
+    assert 264 + FONT <= float(date_name.group(1)) <= height
     # The table of the chart's numbers is shown as it is, not folded away in a <details>.
     numbers = html.split('class="chart-numbers"', 1)
     assert len(numbers) == 2 and "<table" in numbers[1]
