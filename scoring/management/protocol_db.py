@@ -20,6 +20,7 @@ from scoring import services
 from scoring.files.protocol_file import ProtocolFileError, read_protocol, write_csv, write_xlsx
 from scoring.messages import file_error_message, problem_message
 from scoring.models import Match
+from scoring.selectors import command_line
 from scoring.services.audit import COMMAND_LINE
 
 
@@ -37,7 +38,7 @@ def add_arguments(subcommands) -> None:
 
 def _match(match_id: int) -> Match:
     try:
-        return Match.objects.select_related("competition", "home_team", "away_team").get(pk=match_id)
+        return command_line.match(match_id)
     except Match.DoesNotExist:
         raise CommandError(_("There is no match %(id)s.") % {"id": match_id}) from None
 
@@ -53,7 +54,7 @@ def handle_import(command, options) -> int:
     user = COMMAND_LINE
     if options.get("user"):
         try:
-            user = get_user_model().objects.get(username=options["user"])
+            user = command_line.user_named(options["user"])
         except get_user_model().DoesNotExist:
             raise CommandError(_("There is no user %(name)s.") % {"name": options["user"]}) from None
     path = Path(options["file"])

@@ -16,7 +16,7 @@ from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.views.defaults import bad_request
 
-from scoring.services.errors import DomainError
+from scoring.services import DomainError
 from scoring.site_address import follow_request
 
 logger = logging.getLogger(__name__)

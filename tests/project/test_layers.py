@@ -1,6 +1,6 @@
 """The layers hold (docs/architecture.md): the import contracts in pyproject.toml, checked by
 import-linter's `lint-imports`, and what import-linter cannot say because it sees Django as one
-package: views and template tags do not import the ORM (django.db)."""
+package: views, the pages' tables, template tags and documents do not import the ORM (django.db)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-NO_ORM = sorted([*(ROOT / "scoring" / "views").glob("*.py"), *(ROOT / "scoring" / "templatetags").glob("*.py")])
+SCORING = ROOT / "scoring"
+NO_ORM = sorted(
+    [
+        *SCORING.glob("views/*.py"),
+        *SCORING.glob("tables*.py"),
+        *SCORING.glob("templatetags/*.py"),
+        *SCORING.glob("exports/*.py"),
+    ]
+)
 
 
 def test_the_import_contracts_are_kept():
@@ -35,7 +43,7 @@ def orm_imports(source: str) -> list[str]:
 
 
 @pytest.mark.parametrize("path", NO_ORM, ids=lambda path: path.relative_to(ROOT).as_posix())
-def test_views_and_template_tags_do_not_import_the_orm(path):
+def test_pages_and_documents_do_not_import_the_orm(path):
     assert orm_imports(path.read_text(encoding="utf-8")) == []
 
 

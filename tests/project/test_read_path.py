@@ -1,8 +1,10 @@
 """Every read is a selector (docs/architecture.md, "Selectors are the only readers"): the modules of
-scoring/views/ and scoring/exports/ call selectors (scoring/selectors/) and services, never the ORM;
-the template tags (scoring/templatetags/) read nothing at all: they draw what the view hands them.
+scoring/views/, the pages' tables (scoring/tables.py, scoring/tables_federation.py),
+scoring/exports/ and the commands (scoring/management/) call selectors (scoring/selectors/) and
+services, never the ORM; the template tags (scoring/templatetags/) read nothing at all: they draw
+what the view hands them.
 
-The check reads the source (AST), so it needs no database. It finds, in a view or exporter module:
+The check reads the source (AST), so it needs no database. It finds, in one of those modules:
 - a model manager (`Team.objects`);
 - a QuerySet or related-manager method (`.filter(`, `.order_by(`, `competition.rounds.all()`, ...);
 - a query expression imported from django.db.models (Q, F, Count, Prefetch, ...);
@@ -21,7 +23,15 @@ from pathlib import Path
 import pytest
 
 SCORING = Path(__file__).resolve().parents[2] / "scoring"
-MODULES = sorted([*SCORING.glob("views/*.py"), *SCORING.glob("exports/*.py"), *SCORING.glob("templatetags/*.py")])
+MODULES = sorted(
+    [
+        *SCORING.glob("views/*.py"),
+        *SCORING.glob("tables*.py"),
+        *SCORING.glob("exports/*.py"),
+        *SCORING.glob("templatetags/*.py"),
+        *SCORING.glob("management/**/*.py"),
+    ]
+)
 
 # Methods of QuerySet and of related managers that read (or shape a read). `get`, `values` and
 # `update` are left out: dicts and forms have them too. Methods listed in NO_ARGUMENT count only
@@ -83,11 +93,11 @@ def module_key(path: Path) -> str:
 
 def test_modules_found():
     keys = {module_key(path) for path in MODULES}
-    assert {"views/public.py", "views/manage.py", "exports/pdf.py", "exports/xlsx.py"} <= keys
+    assert {"views/public.py", "views/manage.py", "tables.py", "exports/pdf.py", "management/commands/export.py"} <= keys
 
 
 @pytest.mark.parametrize("path", MODULES, ids=module_key)
-def test_views_and_exporters_read_through_selectors(path):
+def test_pages_documents_and_commands_read_through_selectors(path):
     key = module_key(path)
     reads = [
         f"{key}:{line} in {owner or 'module'}: {what}"

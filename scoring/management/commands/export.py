@@ -18,6 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from scoring.models import Competition
+from scoring.selectors import command_line
 
 
 class Command(BaseCommand):
@@ -33,7 +34,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         translation.activate(settings.LANGUAGE_CODE)
         try:
-            competition = Competition.objects.select_related("organiser").get(pk=options["competition"])
+            competition = command_line.competition(options["competition"])
         except Competition.DoesNotExist:
             raise CommandError(
                 _("There is no competition with id %(id)s.") % {"id": options["competition"]}

@@ -17,8 +17,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils import translation
 from django.utils.translation import gettext as _, pgettext
 
-from scoring.models import Club, Competition
-from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter, rankings, seasons
+from scoring.models import Competition
+from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter, club_name, rankings, seasons
 
 
 def ranking_json_rows(rows, list_kind: str) -> list[dict]:
@@ -54,7 +54,7 @@ class Command(BaseCommand):
         season, club = options["season"], options["club"]
         if season is not None and season not in seasons():
             raise CommandError(_("There is no season %(season)s.") % {"season": season})
-        if club is not None and not Club.objects.filter(pk=club).exists():
+        if club is not None and club_name(club) is None:
             raise CommandError(_("There is no club with id %(id)s.") % {"id": club})
         list_kind = PAIRS if options["pairs"] else PLAYERS
         rows = ranking_json_rows(rankings(RankingFilter(season=season, club=club, kind=options["kind"]), list_kind), list_kind)

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from scoring.engine.standings import StandingRow
 from scoring.formatting import format_number, signed_number
 from scoring.models import Competition
+from scoring.selectors import command_line
 from scoring.selectors import competition_standings, standing_values, standings_columns, standings_preliminary_count
 
 
@@ -53,7 +54,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         translation.activate(settings.LANGUAGE_CODE)
         try:
-            competition = Competition.objects.select_related("organiser").get(pk=options["competition"])
+            competition = command_line.competition(options["competition"])
         except Competition.DoesNotExist:
             raise CommandError(_("There is no competition with id %(id)s.") % {"id": options["competition"]}) from None
         up_to_round = options["round"]
