@@ -63,7 +63,9 @@ def opening_rows(rules: RuleSet) -> list[Row]:
 
 def red_three_text(rules: RuleSet) -> str:
     if not rules.red_three:
-        return _("Red threes count nothing under these rules; write them on the protocol for the record.")
+        # The entry forms say the same, and a red three written anyway is noted
+        # (red-threes-not-counted): the paper need not carry them (docs/rules.md).
+        return _("Red threes count nothing under these rules and need not be written; one written anyway is noted beside its deal (was the protocol kept by home rules?).")
     text = _("%(each)s each, %(all_four)s for all four.") % {
         "each": format_number(rules.red_three),
         "all_four": format_number(rules.red_three_all_four),
