@@ -345,14 +345,14 @@ class MatchAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         fields = list(super().get_readonly_fields(request, obj))
-        if obj is not None and (obj.deal_count or obj.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED)):
+        if obj is not None and (obj.deal_count or obj.status not in Match.NOT_STARTED_STATUSES):
             # A played match keeps its competition and teams.
             fields += ["competition", "home_team", "away_team"]
         return fields
 
     def has_delete_permission(self, request, obj=None):
         # A match with deals or a result keeps its history; void it on the protocol page instead.
-        if obj is not None and (obj.deal_count or obj.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED)):
+        if obj is not None and (obj.deal_count or obj.status not in Match.NOT_STARTED_STATUSES):
             return False
         return super().has_delete_permission(request, obj)
 

@@ -271,10 +271,33 @@ class Match(models.Model):
         WARNINGS = "warnings", _("Lost after repeated warnings")
         ABANDONED = "abandoned", _("Abandoned")
 
-    # The match's life (docs/rules.md, the end of a match): the statuses in which the next deal
-    # may be recorded, and those in which a recorded deal may be corrected.
+    # The match's life (docs/rules.md, "The end of a match"), stated once: each group is the
+    # statuses in which something may happen to a match, and the services, permissions, selectors,
+    # pages and the admin ask a group rather than list statuses themselves
+    # (tests/project/test_match_life.py).
+    # Nothing played yet: it may start, be postponed (again) or change its teams.
+    NOT_STARTED_STATUSES = (Status.SCHEDULED, Status.POSTPONED)
+    # Played tonight as scheduled, or being played: the final signal may end it, and its page
+    # shows the next opening minimum.
+    PLAYING_STATUSES = (Status.SCHEDULED, Status.IN_PROGRESS)
+    # The next deal may be recorded.
     DEAL_STATUSES = (Status.SCHEDULED, Status.IN_PROGRESS, Status.POSTPONED)
+    # A recorded deal may be corrected.
     CORRECTABLE_STATUSES = (Status.IN_PROGRESS, Status.FINISHED)
+    # The protocol is still its keeper's, not submitted, confirmed or void: a protocol file may
+    # replace its deals, a walk over may be recorded, its table link stays open.
+    OPEN_STATUSES = (Status.SCHEDULED, Status.IN_PROGRESS, Status.FINISHED, Status.POSTPONED)
+    # The other side may confirm the protocol, or dispute it.
+    CONFIRMABLE_STATUSES = (Status.FINISHED, Status.SUBMITTED)
+    # Played out: a result stands, confirmed or not (whether it counts in a table is the
+    # competition's, selectors.counting).
+    PLAYED_STATUSES = (Status.FINISHED, Status.SUBMITTED, Status.CONFIRMED)
+    # Over: played out, or abandoned (void).
+    ENDED_STATUSES = (*PLAYED_STATUSES, Status.VOID)
+    # The result is final, nothing waits for a confirmation: confirmed, or void.
+    FINAL_STATUSES = (Status.CONFIRMED, Status.VOID)
+    # A secretary may reopen it: over, or postponed.
+    REOPENABLE_STATUSES = (*ENDED_STATUSES, Status.POSTPONED)
 
     competition = models.ForeignKey(
         Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="matches"
@@ -408,7 +431,7 @@ class Match(models.Model):
 
     @property
     def accepts_deals(self) -> bool:
-        return self.status in (self.Status.SCHEDULED, self.Status.IN_PROGRESS)
+        return self.status in self.PLAYING_STATUSES
 
     def team(self, side: str) -> Team:
         return self.home_team if side == Side.HOME else self.away_team

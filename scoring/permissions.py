@@ -277,15 +277,15 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
     open_for_deals = status in Match.DEAL_STATUSES
     return Actions(
         enter=enter and open_for_deals and not state.finished and not played_out,
-        start=enter and status in (S.SCHEDULED, S.POSTPONED),
+        start=enter and status in Match.NOT_STARTED_STATUSES,
         clock=enter and match.rules.has_clock and status == S.IN_PROGRESS and match.deal_count > 0,
-        forfeit=enter and status not in (S.SUBMITTED, S.CONFIRMED, S.VOID),
-        postpone=enter and status in (S.SCHEDULED, S.POSTPONED) and not match.deal_count,
+        forfeit=enter and status in Match.OPEN_STATUSES,
+        postpone=enter and status in Match.NOT_STARTED_STATUSES and not match.deal_count,
         void=manage_result and status != S.VOID,
         submit=enter and status == S.FINISHED,
-        confirm=status in (S.SUBMITTED, S.FINISHED) and can_confirm(user, match),
-        dispute=status in (S.SUBMITTED, S.FINISHED) and can_dispute(user, match),
-        reopen=manage_result and status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED),
+        confirm=status in Match.CONFIRMABLE_STATUSES and can_confirm(user, match),
+        dispute=status in Match.CONFIRMABLE_STATUSES and can_dispute(user, match),
+        reopen=manage_result and status in Match.REOPENABLE_STATUSES,
         correct=enter and status in Match.CORRECTABLE_STATUSES and not played_out and match.deal_count > 0,
-        upload=enter and status in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED) and not played_out,
+        upload=enter and status in Match.OPEN_STATUSES and not played_out,
     )

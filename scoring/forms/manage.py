@@ -250,7 +250,7 @@ class MatchForm(forms.Form):
         if match is not None:
             for name in ("round", "table", "home_team", "away_team", "scheduled_start", "version"):
                 self.initial.setdefault(name, getattr(match, name))
-            if match.deal_count or match.status not in (Match.Status.SCHEDULED, Match.Status.POSTPONED):
+            if match.deal_count or match.status not in Match.NOT_STARTED_STATUSES:
                 for name in ("home_team", "away_team"):
                     self.fields[name].disabled = True
                     self.fields[name].help_text = _("The match has been played; its teams cannot change.")

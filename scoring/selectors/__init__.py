@@ -24,14 +24,13 @@ ICU collation "sv-SE-x-icu" in PostgreSQL (`order_by_name`).
 
 from __future__ import annotations
 
-from .counting import PLAYED_STATUSES, S, counted_q, number, preliminary_q, with_play
+from .counting import S, counted_q, number, preliminary_q, with_play
 from .names import SWEDISH_COLLATION, order_by_name
 from .players import PlayerStatistics, player_statistics
 from .results import competition_results, round_byes, round_result_rows, round_results, team_results
 from .standings import competition_standings, standing_values, standings_columns, standings_preliminary_count
 
 __all__ = [
-    "PLAYED_STATUSES",
     "PlayerStatistics",
     "S",
     "SWEDISH_COLLATION",

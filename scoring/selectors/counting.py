@@ -11,7 +11,6 @@ from django.db.models import BooleanField, Expression, ExpressionWrapper, Q, Que
 from scoring.models import Competition, Match
 
 S = Match.Status
-PLAYED_STATUSES = (S.FINISHED, S.SUBMITTED, S.CONFIRMED)
 
 
 # -- which results count ------------------------------------------------------------------------
@@ -32,8 +31,8 @@ def counting_statuses(requires_confirmation: bool, *, include_preliminary: bool 
     change of the competition's setting does not rescore it. Whatever the status, only a match the
     services gave a result counts (`home_points`, see counted_q)."""
     if requires_confirmation and not include_preliminary:
-        return (S.CONFIRMED, S.VOID)
-    return PLAYED_STATUSES + (S.VOID,)
+        return Match.FINAL_STATUSES
+    return Match.ENDED_STATUSES
 
 
 def has_result(prefix: str = "") -> Q:
@@ -98,7 +97,7 @@ def with_play(matches: QuerySet) -> QuerySet:
     """The matches in which something has happened: a deal recorded, or a state past scheduled or
     postponed (started, a result, void). A competition's schedule and a team's pair are fixed once
     any match has play."""
-    return matches.filter(Q(deal_count__gt=0) | ~Q(status__in=(S.SCHEDULED, S.POSTPONED)))
+    return matches.filter(Q(deal_count__gt=0) | ~Q(status__in=Match.NOT_STARTED_STATUSES))
 
 
 def in_rounds(up_to_round: int | None, prefix: str = "") -> Q:

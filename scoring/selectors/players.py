@@ -9,7 +9,6 @@ from django.db.models.functions import Coalesce
 
 from scoring.models import Competition, Deal, Match, Player
 
-from .counting import PLAYED_STATUSES
 
 
 # -- players ------------------------------------------------------------------------------------
@@ -55,7 +54,7 @@ def player_statistics(player: Player, competition: Competition | None = None) ->
     does not say which team member a substitute replaced, so both members keep the match.) Deals
     come from finished, submitted and confirmed matches; a walk over counts as a match, not deals.
     """
-    matches = Match.objects.filter(status__in=PLAYED_STATUSES)
+    matches = Match.objects.filter(status__in=Match.PLAYED_STATUSES)
     if competition is not None:
         matches = matches.filter(competition=competition)
     home_q, away_q = _player_side_q(player, "home"), _player_side_q(player, "away")

@@ -28,9 +28,6 @@ from .results import RESULT_ROW_FIELDS, team_results
 
 S = Match.Status
 
-# Results that exist (a match was played or closed); scheduled and postponed matches have none.
-HAS_RESULT = (S.FINISHED, S.SUBMITTED, S.CONFIRMED)
-
 
 # -- visibility ---------------------------------------------------------------------------------
 
@@ -161,7 +158,7 @@ def rounds_with_state(competition: Competition) -> list[Round]:
     return list(
         competition.rounds.annotate(
             live=Exists(matches.filter(_live_match_q(today))),
-            played=Exists(matches.filter(status__in=[*HAS_RESULT, S.VOID])),
+            played=Exists(matches.filter(status__in=Match.ENDED_STATUSES)),
         ).order_by("number")
     )
 
@@ -258,8 +255,8 @@ def team_public_matches(team: Team) -> QuerySet[Match]:
     return team_results(team).filter(competition__is_public=True).only(*RESULT_ROW_FIELDS, "winner")
 
 
-# A match among a team's results: one that has a result and a winner.
-WITH_RESULT = Q(status__in=HAS_RESULT) & ~Q(winner="")
+# A match among a team's results: one played out, with a winner.
+WITH_RESULT = Q(status__in=Match.PLAYED_STATUSES) & ~Q(winner="")
 
 
 def team_public_results(team: Team) -> list[Match]:
@@ -323,7 +320,7 @@ def player_matches(player: Player) -> list[Match]:
     return list(
         public_matches()
         .filter(in_match)
-        .exclude(status__in=(S.SCHEDULED, S.POSTPONED))
+        .exclude(status__in=Match.NOT_STARTED_STATUSES)
         .select_related("competition", "round", "home_team", "away_team")
         .order_by(F("round__date").desc(nulls_last=True), "-round__number", "-pk")
     )

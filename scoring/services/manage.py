@@ -243,7 +243,7 @@ def match_schedule_update(
     locked = lock_match(match, expected_version)
     _require(permissions.can_manage_competition(user, locked.competition))
     teams_change = (home_team.pk, away_team.pk) != (locked.home_team_id, locked.away_team_id)
-    if teams_change and (locked.deal_count or locked.status not in (S.SCHEDULED, S.POSTPONED)):
+    if teams_change and (locked.deal_count or locked.status not in Match.NOT_STARTED_STATUSES):
         raise MatchStateError(_("The teams of a match that has been played cannot be changed."))
     _check_pairing(locked.competition, round, table, home_team, away_team, exclude_pk=locked.pk)
     before = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,

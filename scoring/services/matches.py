@@ -135,7 +135,9 @@ def _apply_state(match: Match, state: MatchState, *, deals_before: int = 0) -> N
         match.winner = ""
         match.home_points = match.away_points = None
         match.home_for = match.home_against = match.away_for = match.away_against = None
-        if match.status in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.SCHEDULED, S.POSTPONED):
+        # A match played out, or not started, whose deals no longer end it is being played again
+        # (a void match keeps its status, and one in progress stays so without deals).
+        if match.status in Match.PLAYED_STATUSES or match.status in Match.NOT_STARTED_STATUSES:
             match.status = S.IN_PROGRESS if state.deals else S.SCHEDULED
 
 
@@ -221,7 +223,7 @@ def match_state(match: Match) -> MatchState:
 def match_start(*, match: Match, user, expected_version: int | None = None, started_at: datetime | None = None) -> Match:
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.SCHEDULED, S.POSTPONED):
+    if match.status not in Match.NOT_STARTED_STATUSES:
         raise MatchStateError(_("The match has already started."))
     before = match_snapshot(match)
     match.status = S.IN_PROGRESS
@@ -421,7 +423,7 @@ def match_declare_clock(*, match: Match, user, expected_version: int | None) -> 
     _require(permissions.can_enter_protocol(user, match))
     if not match.rules.has_clock:
         raise MatchStateError(_("This match is not played on the clock."))
-    if match.status not in (S.IN_PROGRESS, S.SCHEDULED):
+    if match.status not in Match.PLAYING_STATUSES:
         raise MatchStateError(_("The match is not in progress."))
     before = match_snapshot(match)
     _snapshot_rules(match)
@@ -445,7 +447,7 @@ def match_forfeit(
     _require(permissions.can_enter_protocol(user, match))
     if winner not in ("home", "away"):
         raise MatchStateError(_("Choose the team that wins."))
-    if match.status in (S.SUBMITTED, S.CONFIRMED, S.VOID):
+    if match.status not in Match.OPEN_STATUSES:
         raise MatchStateError(_("The match is closed; reopen it first."))
     before = match_snapshot(match)
     _snapshot_rules(match)
@@ -473,7 +475,7 @@ def match_postpone(
 ) -> Match:
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.SCHEDULED, S.POSTPONED) or match.deal_count:
+    if match.status not in Match.NOT_STARTED_STATUSES or match.deal_count:
         raise MatchStateError(_("Only a match that has not started can be postponed."))
     before = match_snapshot(match)
     match.status = S.POSTPONED
@@ -543,7 +545,7 @@ def match_dispute(*, match: Match, user, reason: str, expected_version: int | No
     the reason, to be corrected and submitted again. Its result does not count meanwhile."""
     match = _lock(match, expected_version)
     _require(permissions.can_dispute(user, match))
-    if match.status not in (S.SUBMITTED, S.FINISHED):
+    if match.status not in Match.CONFIRMABLE_STATUSES:
         raise MatchStateError(_("Only a finished protocol that is not yet confirmed can be disputed."))
     if not reason.strip():
         raise MatchStateError(_("Say what is wrong with the protocol, so the secretary can correct it."))
@@ -566,7 +568,7 @@ def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
     if match.entered_by_id is not None and match.entered_by_id == user.pk:
         raise PermissionDenied(_("You entered this protocol; the other team's captain confirms it."))
     _require(permissions.can_confirm(user, match))
-    if match.status not in (S.SUBMITTED, S.FINISHED):
+    if match.status not in Match.CONFIRMABLE_STATUSES:
         raise MatchStateError(_("Only a finished protocol can be confirmed."))
     before = match_snapshot(match)
     match.status = S.CONFIRMED
@@ -587,7 +589,7 @@ def match_reopen(*, match: Match, user, reason: str, expected_version: int | Non
     """A secretary reopens a closed match for corrections; its result no longer counts until finished again."""
     match = _lock(match, expected_version)
     _require(permissions.can_manage_result(user, match))
-    if match.status not in (S.FINISHED, S.SUBMITTED, S.CONFIRMED, S.VOID, S.POSTPONED):
+    if match.status not in Match.REOPENABLE_STATUSES:
         raise MatchStateError(_("The match is open already."))
     if not reason.strip():
         raise MatchStateError(_("Give a reason for reopening the match."))
@@ -653,7 +655,7 @@ def match_import_deals(
     it under others (the competition's rules changed before the match's were taken)."""
     match = _lock(match, expected_version)
     _require(permissions.can_enter_protocol(user, match))
-    if match.status not in (S.SCHEDULED, S.IN_PROGRESS, S.FINISHED, S.POSTPONED):
+    if match.status not in Match.OPEN_STATUSES:
         raise MatchStateError(_("The match is closed; reopen it first."))
     if match.end in (Match.End.FORFEIT, Match.End.WARNINGS):
         raise MatchStateError(_("The match was closed without play; reopen it first."))
@@ -694,7 +696,7 @@ def match_import_deals(
             ]
         )
     match.entered_by = match.entered_by or person(user)
-    if match.status in (S.SCHEDULED, S.POSTPONED) and state.deals:
+    if match.status in Match.NOT_STARTED_STATUSES and state.deals:
         match.status = S.IN_PROGRESS
     _apply_state(match, state)
     _save(match)

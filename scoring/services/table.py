@@ -52,8 +52,6 @@ SIDES = ("home", "away")
 # the odds). Codes made before were six characters long and still work.
 CODE_ALPHABET = "ACDEFGHJKMNPQRTUVWXY34679"
 CODE_LENGTH = 8
-# The link works while the match is played, and until both sides confirmed the ended protocol.
-LINK_STATUSES = (*Match.DEAL_STATUSES, S.FINISHED)
 
 
 class TableSide:
@@ -101,7 +99,7 @@ def link_is_open(link: TableLink) -> bool:
     """The link works: not withdrawn, its match not submitted, confirmed or void, and a postponed
     match's link not past the day it was to be played (a new day gets a new link)."""
     match = link.match
-    if link.withdrawn_at is not None or match.status not in LINK_STATUSES or match.competition.archived:
+    if link.withdrawn_at is not None or match.status not in Match.OPEN_STATUSES or match.competition.archived:
         return False
     if match.status == S.POSTPONED:
         day = match_day(match)
@@ -157,7 +155,7 @@ def table_link_issue(*, match: Match, user) -> TableLink | None:
     match = lock_match(match)
     _may_manage_link(user, match)
     link = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
-    if link is not None or match.status not in LINK_STATUSES:
+    if link is not None or match.status not in Match.OPEN_STATUSES:
         return link
     link = _create_link(match, user)
     audit_log(match=match, user=user, action="table_link_issue", after={"link": link.code}, object_type="table_link", object_id=link.pk)
@@ -170,7 +168,7 @@ def table_links_issue_for_round(*, round: Round, user) -> dict[int, TableLink]:
     links = {}
     if round.competition.archived:
         return links  # a closed season's round is played no more
-    for match in round.matches.filter(status__in=LINK_STATUSES).select_related("competition", "home_team", "away_team"):
+    for match in round.matches.filter(status__in=Match.OPEN_STATUSES).select_related("competition", "home_team", "away_team"):
         if permissions.can_enter_or_manage(user, match):
             link = table_link_issue(match=match, user=user)
             if link is not None:
@@ -192,7 +190,7 @@ def table_link_withdraw(*, match: Match, user, renew: bool = False, reason: str 
         old.save(update_fields=["withdrawn_at"])
     new = None
     if renew:
-        if match.status not in LINK_STATUSES:
+        if match.status not in Match.OPEN_STATUSES:
             raise MatchStateError(_("The match is no longer played at the table."))
         new = _create_link(match, user)
     audit_log(

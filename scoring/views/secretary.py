@@ -71,10 +71,10 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
 
     GROUPS = (
         ("in_progress", (S.IN_PROGRESS,), False),
-        ("to_confirm", (S.SUBMITTED, S.FINISHED), False),
+        ("to_confirm", Match.CONFIRMABLE_STATUSES, False),
         ("finished", (S.FINISHED,), False),
         ("submitted", (S.SUBMITTED,), False),
-        ("scheduled", (S.SCHEDULED, S.POSTPONED), False),
+        ("scheduled", Match.NOT_STARTED_STATUSES, False),
         ("confirmed", (S.CONFIRMED,), True),
         ("void", (S.VOID,), True),
     )
