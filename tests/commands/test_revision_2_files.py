@@ -1,6 +1,7 @@
-"""docs/rules.md, "Revision 2", through the file paths: `time_up` and `dealt` in `protocol check`, `protocol
-import` and the upload, many files checked at once, and the new warnings wherever a protocol is
-shown (the check report, the protocol page, the captain's view and the official protocol PDF)."""
+"""docs/rules.md, "Revision 2", through the file paths: `time_up` and `dealt` in `protocol check` and
+`protocol import`, many files checked at once, and the new warnings in the check report. The
+upload page and the protocol page (the captain's view, and the official protocol PDF beside it)
+are tests/views/test_revision_2_pages.py."""
 
 from __future__ import annotations
 
@@ -8,13 +9,9 @@ import json
 
 import pytest
 from django.core.management import call_command
-from django.urls import reverse
 
-from scoring.engine import get_rules
-from scoring.exports import pdf
 from scoring.models import Deal
 from tests import factories as f
-from tests.support.readers import pdf_text
 
 from .test_protocol_check import ERROR_EXAMPLE, run_check
 
@@ -113,7 +110,7 @@ def test_many_files_as_json_lines(tmp_path):
     }
 
 
-# -- import and upload ----------------------------------------------------------------------------
+# -- import -------------------------------------------------------------------------------------
 
 
 @pytest.fixture
@@ -145,23 +142,6 @@ def test_import_of_a_time_up_file_ends_the_match_by_the_clock_and_keeps_the_minu
     assert [(r["dealt"], r["time_up"]) for r in records] == [("0", ""), ("31", "yes")]
 
 
-def test_upload_of_a_time_up_file_ends_the_match_by_the_clock(s, client):
-    from django.core.files.uploadedfile import SimpleUploadedFile
-
-    match = s["match"]
-    client.force_login(s["secretary"])
-    url = reverse("scoring:match-protocol-upload", args=[match.pk])
-    checked = client.post(url, {"version": match.version, "file": SimpleUploadedFile("p.csv", TIME_UP.encode())})
-    # The file is shown as it would be saved; saved when the preview is confirmed.
-    save_form = checked.context["save_form"]
-    client.post(
-        reverse("scoring:match-protocol-upload-save", args=[match.pk]),
-        {name: save_form[name].value() or "" for name in ("version", "checked", "reason")},
-    )
-    match.refresh_from_db()
-    assert_ended_by_the_clock(match)
-
-
 def test_a_file_with_a_deal_after_time_up_is_not_imported(s, tmp_path):
     match = s["match"]
     path = tmp_path / "p.csv"
@@ -170,24 +150,3 @@ def test_a_file_with_a_deal_after_time_up_is_not_imported(s, tmp_path):
         call_command("protocol", "import", str(path), "--match", str(match.pk))
     assert exit_info.value.code == 1
     assert Deal.objects.count() == 0
-
-
-# -- the warnings wherever the protocol is shown ------------------------------------------------------
-
-
-def test_the_new_warnings_show_on_the_page_for_the_captain_and_in_the_pdf(s, client, tmp_path):
-    match = s["match"]
-    path = tmp_path / "p.csv"
-    path.write_text(WARNED)
-    call_command("protocol", "import", str(path), "--match", str(match.pk))
-    warning = "ett straff på 50 är inte en multipel av 100"
-
-    client.force_login(s["away_captain"])
-    page = client.get(reverse("scoring:match-protocol", args=[match.pk])).content.decode()
-    assert warning in page
-    assert "röda treor står skrivna" in page
-
-    match.refresh_from_db()
-    text = " ".join(pdf_text(pdf.match_protocol_pdf(match).content).split())
-    assert warning in text
-    assert get_rules("sv-tavling").red_three == 0

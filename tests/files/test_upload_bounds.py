@@ -6,7 +6,8 @@ is refused even with a saved value.
 The bound for every hostile file: refused or accepted within 1 s and 200 MB. It is asserted in this
 process on what the reader did (bytes unpacked, elements parsed), on the peak of memory allocated
 (tracemalloc sees the decompressors and expat too) and on CPU time, which a loaded machine does not
-stretch as it does the wall clock."""
+stretch as it does the wall clock. What the upload page says of such a file is
+tests/views/test_upload_bounds_page.py."""
 
 from __future__ import annotations
 
@@ -15,8 +16,6 @@ import time
 import tracemalloc
 
 import pytest
-from django.core.files.uploadedfile import SimpleUploadedFile
-from django.urls import reverse
 
 from scoring.files.protocol_file import (
     MAX_FILE_BYTES,
@@ -26,7 +25,6 @@ from scoring.files.protocol_file import (
     read_protocol,
 )
 from scoring.files import xlsx
-from tests import factories as f
 from tests.support.hostile_files import READ_PARTS, xlsx_bytes
 
 from tests.support.upload_files import HOSTILE_WORKBOOKS, empty_cells, formula_with_saved_value, one_wide_row, row_number_of_digits
@@ -188,42 +186,6 @@ def test_the_largest_protocol_is_still_read():
     assert seconds < BOUND_SECONDS and peak < BOUND_BYTES
     book = read_first_sheet(data)
     assert book.elements_read < XLSX_BOUNDS.elements / 3
-
-
-@pytest.mark.django_db
-def test_the_upload_page_refuses_a_huge_sheet_with_a_message_and_saves_nothing(client):
-    setup = f.protocol_setup()
-    match = setup["match"]
-    client.force_login(setup["secretary"])
-    url = reverse("scoring:match-protocol-upload", args=[match.pk])
-    response = client.post(
-        url,
-        {"version": match.version, "file": SimpleUploadedFile("protokoll.xlsx", one_wide_row())},
-        HTTP_ACCEPT_LANGUAGE="sv",
-    )
-    assert response.status_code == 200
-    page = response.content.decode()
-    assert "Filen kunde inte läsas. Inget sparades." in page
-    assert "Filen är för stor för ett protokoll." in page
-    match.refresh_from_db()
-    assert match.deal_count == 0
-
-
-@pytest.mark.django_db
-def test_the_upload_page_does_not_repeat_a_row_number_of_4200_digits(client):
-    setup = f.protocol_setup()
-    match = setup["match"]
-    client.force_login(setup["secretary"])
-    url = reverse("scoring:match-protocol-upload", args=[match.pk])
-    response = client.post(
-        url,
-        {"version": match.version, "file": SimpleUploadedFile("protokoll.xlsx", row_number_of_digits(4200))},
-        HTTP_ACCEPT_LANGUAGE="sv",
-    )
-    page = response.content.decode()
-    assert response.status_code == 200
-    assert "givar; det här är inget protokoll." in page
-    assert "9" * 20 not in page
 
 
 def test_a_facts_sheet_is_read_within_its_own_bound():

@@ -1,10 +1,10 @@
 """Individual club nights through the services: sign-up, the draw of each round as rotating
-partnerships, the protocol machinery of pairs unchanged, and the individual table with Buchholz."""
+partnerships, the protocol machinery of pairs unchanged, and the individual table with Buchholz.
+The club night's pages are tests/views/test_club_night_pages.py."""
 
 from __future__ import annotations
 
 import pytest
-from django.urls import reverse
 
 from scoring import services
 from scoring.models import Competition, Match, Team
@@ -12,7 +12,7 @@ from scoring.selectors.individual import individual_standings
 from scoring.selectors.rankings import PAIRS, RankingFilter, rankings
 from scoring.services.errors import DomainError
 from scoring.services.individual import individual_pair_round, individual_signup
-from tests.factories import make_club, make_competition, make_player, make_user, play_match, winning_deal
+from tests.factories import make_club, make_competition, make_player, make_user, winning_deal
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def night():
     return {"secretary": secretary, "club": club, "players": players, "competition": competition}
 
 
-def _play_round(round_, user):
+def play_round(round_, user):
     for match in round_.matches.all():
         match = services.match_start(match=match, user=user)
         for number in range(1, 4):
@@ -47,7 +47,7 @@ def test_a_club_night_draws_rotating_partners_and_ranks_players(night):
     # Not complete yet: the next round waits.
     with pytest.raises(DomainError, match="Omgång 1 är inte klar"):
         individual_pair_round(competition=competition, user=user)
-    _play_round(first, user)
+    play_round(first, user)
     assert all(m.status == Match.Status.FINISHED for m in first.matches.all())
 
     rows = individual_standings(competition)
@@ -70,40 +70,6 @@ def test_a_club_night_draws_rotating_partners_and_ranks_players(night):
     assert not set(second.sitting_out.all()) & set(first.sitting_out.all())
     # Rotating partnerships are not fixed pairs: they are not in the pairs' ranking list.
     assert rankings(RankingFilter(), PAIRS) == []
-
-
-def test_individual_table_page(client, night):
-    user, competition = night["secretary"], night["competition"]
-    individual_signup(competition=competition, players=night["players"][:8], user=user)
-    _play_round(individual_pair_round(competition=competition, user=user, seed=1), user)
-    html = client.get(reverse("scoring:competition-players", args=[competition.pk])).content.decode()
-    assert html.count('data-player-id="') == 8
-    assert "Buchholz" in html
-    detail = client.get(reverse("scoring:competition-detail", args=[competition.pk])).content.decode()
-    assert reverse("scoring:competition-players", args=[competition.pk]) in detail
-
-
-def test_the_organiser_signs_players_up_and_draws_a_round(client, night):
-    competition = night["competition"]
-    url = reverse("scoring:manage-individual", args=[competition.pk])
-    client.force_login(make_user("annan"))
-    assert client.get(url).status_code == 403
-    client.force_login(night["secretary"])
-    assert client.get(url).status_code == 200
-    chosen = [str(p.pk) for p in night["players"][:8]]
-    response = client.post(url, {"action": "signup", "players": chosen})
-    assert response.status_code == 302 and competition.entrants.count() == 8
-    response = client.post(url, {"action": "pair", "date": "2026-12-03", "start_time": "18:30", "seed": "77"})
-    assert response.status_code == 302
-    round_ = competition.rounds.get()
-    assert round_.pairing_seed == 77 and round_.matches.count() == 2
-    # The next round waits for results: a plain refusal, what was typed kept.
-    response = client.post(url, {"action": "pair", "date": "2026-12-03"})
-    assert response.status_code == 409
-    assert "Omgång 1 är inte klar" in response.content.decode()
-    # Each table is an ordinary match whose protocol the club's secretary enters.
-    match = round_.matches.first()
-    assert client.get(reverse("scoring:match-protocol", args=[match.pk])).status_code == 200
 
 
 def test_buchholz_breaks_ties_in_a_pair_tournament(federation):
@@ -137,7 +103,7 @@ def test_the_players_table_is_in_the_competition_pdf_and_workbook(night):
 
     user, competition = night["secretary"], night["competition"]
     individual_signup(competition=competition, players=night["players"][:8], user=user)
-    _play_round(individual_pair_round(competition=competition, user=user, seed=5), user)
+    play_round(individual_pair_round(competition=competition, user=user, seed=5), user)
     text = squeeze(pdf_text(pdf.competition_pdf(competition).content))
     assert "Spelartabell" in text and "Buchholz" in text
     workbook = load_workbook(io.BytesIO(xlsx.competition_xlsx(competition).content), read_only=True)
@@ -145,12 +111,3 @@ def test_the_players_table_is_in_the_competition_pdf_and_workbook(night):
     header = next(i for i, r in enumerate(rows) if r[:2] == ("Plac.", "Spelare"))
     assert len(rows) - header - 1 == 8
     assert rows[header + 1][5] == 1  # the winners of round 1 on top, 1 match point
-
-
-def test_the_players_page_says_in_plain_words_how_round_one_was_drawn(client, night):
-    user, competition = night["secretary"], night["competition"]
-    individual_signup(competition=competition, players=night["players"], user=user)
-    individual_pair_round(competition=competition, user=user, seed=2026)
-    html = client.get(reverse("scoring:competition-players", args=[competition.pk])).content.decode()
-    assert "Omgång 1 lottades med lottningsnummer 2026: lottas det om med samma nummer blir paren desamma." in html
-    assert "frö" not in html
