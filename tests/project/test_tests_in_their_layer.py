@@ -27,10 +27,6 @@ STILL_DRIVING_PAGES: dict[str, str] = {
         "runs each public service as a scenario and asks the pages it changes for their validators:"
         " the pages witness the service"
     ),
-    "tests/services/test_table_sides.py": (
-        "beside the services' tests of both sides' codes, posts to the table link's pages directly"
-        " (the other side's code, a shared phone, the CSRF token) and reads the secretary's list of conflicts"
-    ),
 }
 
 
