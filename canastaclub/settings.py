@@ -108,7 +108,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before anything reads the request: a NUL character in it is a 400, never a query.
     "scoring.web.middleware.NulCharacterMiddleware",
-    # Outside the session and CSRF middleware: it sees their Vary headers on the way out.
+    # ETags, 304s and Cache-Control; outside the session middleware, whose Vary: Cookie it sees.
     "scoring.web.public_cache.PublicCacheMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "scoring.web.middleware.SwedishFirstMiddleware",
@@ -117,7 +117,6 @@ MIDDLEWARE = [
     "scoring.web.middleware.SiteAddressFromRequestMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "scoring.web.middleware.SignedInNoStoreMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "scoring.web.middleware.DomainErrorMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -349,11 +348,7 @@ LOGGING = {
 # answer, the site works from the database and nobody sees an error
 # (scoring/backends/redis_cache.py).
 
-# Made documents (PDF, xlsx; scoring/views/exports.py, up to a few MB each) are kept on disk,
-# shared by the server's processes, so each is made once per version of its competition or match,
-# not once per process, and stays out of the processes' memory. Their keys are the document's
-# validator (scoring.web.public_cache: the versions, the language and the code's version) and the
-# parameters it reads, so no key grows with what a visitor types.
+# Made documents (scoring/views/exports.py, up to a few MB each): on disk, shared by the processes.
 CACHE_DIR = Path(os.environ.get("DJANGO_CACHE_DIR", "").strip() or BASE_DIR / "var" / "cache")
 DOCUMENTS_CACHE = {
     "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -389,9 +384,7 @@ else:
     # Sessions in the database only: a process's own memory would not see another's logout.
     SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
-# Seconds a browser or a shared cache (nginx, deploy/nginx-proxy.conf) may keep an anonymous public
-# page, live part, feed or document before asking again with its validator
-# (scoring.web.public_cache): how much later than a save a spectator may see it at most.
+# Seconds a browser or nginx keeps an anonymous public page: how late a spectator may see a save.
 PUBLIC_MAX_AGE = env_int("DJANGO_PUBLIC_MAX_AGE", 5)
 
 # Documents a visitor who is not signed in may ask for in a minute, counted by the client's real

@@ -1,21 +1,13 @@
-"""How a service takes the row it changes, and moves the versions the public pages' validators are
-made of (scoring.selectors.versions; docs/architecture.md, "What is kept (caching)").
+"""How a service takes the row it changes, and moves the versions the public pages' ETags are made
+of (scoring.selectors.versions; docs/architecture.md, "What is kept (caching)").
 
 A service locks what it changes with one of these, inside its transaction, before it changes it:
 SELECT ... FOR UPDATE, held until the transaction ends, so two writers of one row are served one
 after the other (on SQLite, which has no row locks, the connection opens its transactions
-IMMEDIATE, settings.py). The same call moves the versions of the pages that show the row, so the new
-versions are committed with the change or not at all, and no service places them by hand:
-
-| locked                              | versions moved                                          |
-|-------------------------------------|---------------------------------------------------------|
-| a match (lock_match, lock_matches)  | the match's own, claimed (the service saves it), and its competition's |
-| a competition (lock_competition), a round, a season | the competition's, the season's competitions' |
-| a player, team or club (lock)       | every competition it appears in, and the clubs whose pages list it |
-
-A page of several competitions (a club's, a team's, a player's, the lists, the rankings) reads the
-count and sum of their versions, so it moves with any of them (a club's page with the competitions
-it organises). A match or competition of a closed season is an archive: its locks refuse it.
+IMMEDIATE, settings.py). The same call moves the versions, committed with the change or not at all:
+a match's own (the service saves it) and its competition's; a competition's, round's or season's
+competitions'; a club's, player's or team's club's, which every page reads. A closed season's
+match or competition is an archive: its locks refuse it.
 """
 
 from __future__ import annotations
@@ -64,9 +56,8 @@ def lock_competition(competition: Competition) -> Competition:
 
 def lock(obj):
     """The row of `obj` (a player, team, club, competition, round or season) read again and locked,
-    the versions of the pages that show it moved: call it before a change or a deletion, while the
-    rows still say where it appears, and for a row just made or moved, after it. An archive is the
-    caller's to refuse (deleting and merging say why in their plans)."""
+    its versions moved (above): call it before a change or a deletion, and for a row just made,
+    after it. An archive is the caller's to refuse (deleting and merging say why in their plans)."""
     locked = type(obj).objects.select_for_update(of=("self",)).get(pk=obj.pk)
     move_versions(locked)
     if isinstance(locked, (Club, Competition)):
@@ -74,28 +65,14 @@ def lock(obj):
     return locked
 
 
-def move_versions(*objects) -> None:
-    """Move the versions of the pages that show each of `objects` (table above), in the transaction
-    of the change: moved outside it, a version could be read before the change commits, and a page
-    drawn from the old data would be kept under the new validator. Without a lock: for rows no one
-    else writes yet (matches stored in bulk) and for the admin."""
+def move_versions(*objects, everywhere: bool = False) -> None:
+    """Move the versions of the pages that show each of `objects` (above), or of every page, in the
+    transaction of the change, so that no page drawn before it commits is kept under the new ETag.
+    Without a lock: for rows no one else writes yet (matches stored in bulk) and for the admin."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("A version is moved inside the transaction of the change it stands for.")
-
-    def of(*models) -> set:
-        return {obj.pk for obj in objects if isinstance(obj, models)}
-
-    players, teams, clubs = of(Player), of(Team), of(Club)
-    competitions = Q(pk__in=of(Competition) | {obj.competition_id for obj in objects if isinstance(obj, (Round, Match))})
-    competitions |= Q(season__in=[obj.name for obj in objects if isinstance(obj, Season)])
-    if players or teams or clubs:
-        of_them = Q(player_one__in=players) | Q(player_two__in=players) | Q(club__in=clubs)
-        teams |= set(Team.objects.filter(of_them).values_list("pk", flat=True))
-        played = Match.objects.filter(Q(home_team__in=teams) | Q(away_team__in=teams)
-                                      | Q(home_substitute__in=players) | Q(away_substitute__in=players))  # fmt: skip
-        competitions |= Q(teams__in=teams) | Q(entrants__in=players) | Q(organiser__in=clubs)
-        competitions |= Q(pk__in=played.values("competition_id"))
-        clubs |= set(Team.objects.filter(pk__in=teams).values_list("club_id", flat=True))
-        clubs |= set(Player.objects.filter(pk__in=players).values_list("club_id", flat=True))
-        Club.objects.filter(pk__in=clubs).update(version=F("version") + 1)
-    Competition.objects.filter(competitions).update(version=F("version") + 1)
+    competitions = {getattr(o, "competition_id", o.pk) for o in objects if isinstance(o, (Competition, Round, Match))}
+    clubs = {getattr(o, "club_id", o.pk) for o in objects if isinstance(o, (Club, Player, Team))}
+    seasons_of = [o.name for o in objects if isinstance(o, Season)]
+    for model, shown in ((Competition, Q(pk__in=competitions) | Q(season__in=seasons_of)), (Club, Q(pk__in=clubs))):
+        model.objects.filter(Q() if everywhere else shown).update(version=F("version") + 1)

@@ -31,23 +31,20 @@ from scoring.web.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
+from scoring.selectors import versions
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
-from scoring.web.public_cache import document_key
+from scoring.site_address import site_url
+from scoring.web.public_cache import validator
 
 
 def export_response(export: Export) -> HttpResponse:
     response = HttpResponse(export.content, content_type=export.content_type)
     disposition = "inline" if export.content_type == PDF else "attachment"
     response["Content-Disposition"] = f'{disposition}; filename="{export.filename}"'
-    # Its validator and how long it may be kept: scoring.web.public_cache, as every public page's.
     return response
 
 
-# A document takes up to a few seconds to make (a competition PDF 2-3 s), so a made one is stored in
-# the "documents" cache under what it shows and the parameters it reads
-# (scoring.web.public_cache.document_key): a competition's documents under its version, a match's
-# under the match's own version and the names and rules it prints (a deal at another table makes
-# no new protocol); a query parameter a document does not read makes no new document.
+# A document takes up to a few seconds to make (a competition PDF 2-3 s): a public one is stored.
 # And everyone may ask for only so many documents a minute, so that a few clients asking again and
 # again cannot slow every page down: a visitor who is not signed in DOCUMENTS_PER_MINUTE, counted by
 # the client's real address; a signed-in person DOCUMENTS_PER_MINUTE_SIGNED_IN, counted by who
@@ -87,10 +84,11 @@ def too_many_documents_response(request) -> HttpResponse:
 
 
 class ExportView(View):
-    """GET returns the document made by `export()`; a public document (scoring.web.public_cache) is
-    stored under its versions and `parameters_read()` until they change."""
+    """GET returns the document made by `export()`; a public one (`drawn_from`, as a public page's)
+    is stored under what it is drawn from and `parameters_read()`."""
 
     http_method_names = ["get", "head"]
+    drawn_from = None
 
     def export(self) -> Export:
         raise NotImplementedError
@@ -106,16 +104,14 @@ class ExportView(View):
         if too_many_documents(request):
             return too_many_documents_response(request)
         self.check_access()
-        key = document_key(request.resolver_match.url_name, kwargs, self.parameters_read())
-        if key is None:
+        if self.drawn_from is None:
             return export_response(self.export())
-        documents = caches["documents"]
-        cached = documents.get(key)
-        if cached is not None:
-            return export_response(Export(*cached))
-        export = self.export()
-        if len(export.content) <= LARGEST_CACHED_DOCUMENT:
-            documents.set(key, tuple(export), DOCUMENT_CACHE_SECONDS)
+        # Not who asks: each sees the same. The address holds the language; site_url the links printed.
+        key = validator(type(self).drawn_from(**kwargs), self.parameters_read(), request.path, site_url())
+        stored = caches["documents"].get(key)
+        export = Export(*stored) if stored else self.export()
+        if not stored and len(export.content) <= LARGEST_CACHED_DOCUMENT:
+            caches["documents"].set(key, tuple(export), DOCUMENT_CACHE_SECONDS)
         return export_response(export)
 
 
@@ -123,6 +119,8 @@ class ExportView(View):
 
 
 class MatchExportMixin:
+    drawn_from = versions.match_documents
+
     def check_access(self) -> None:
         self.get_match()
 
@@ -164,6 +162,8 @@ class MatchProtocolCsvView(MatchExportMixin, ExportView):
 
 
 class CompetitionExportMixin:
+    drawn_from = versions.competition
+
     def check_access(self) -> None:
         self.get_competition()
 

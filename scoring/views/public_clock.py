@@ -42,6 +42,7 @@ class HallClockMixin:
 
 class HallClockView(HallClockMixin, PublicPageMixin, TemplateView):
     template_name = "scoring/public/hall_clock.html"
+    drawn_from = None  # not kept: the page carries the server's time, from which the display counts
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)

@@ -72,22 +72,6 @@ class NulCharacterMiddleware:
         return any("\x00" in text for text in texts)
 
 
-class SignedInNoStoreMiddleware:
-    """Pages for a signed-in user are theirs alone: `Cache-Control: private, no-store`, so that
-    neither a shared cache (a proxy) nor the browser's disk keeps a secretary's pages, which a
-    later user of the same club computer could then see with the Back button."""
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
-            response["Cache-Control"] = "private, no-store"
-        return response
-
-
 class DomainErrorMiddleware:
     """A refusal by a service (services.DomainError: a closed season, a match in another state, a
     stale version, ...) is the user's to act on, never a server error: whichever view let it
