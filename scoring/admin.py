@@ -39,28 +39,21 @@ def protocol_link(match: Match) -> str:
 
 
 class VersionedAdmin(admin.ModelAdmin):
-    """The admin writes some rows past the services, so it moves the public pages' versions as
-    they do (scoring.services.locking), in the admin's transaction: before a change, for where the
-    row was shown, and after it, for where it is shown now."""
-
-    def save_model(self, request, obj, form, change):
-        if change:
-            move_versions(type(obj).objects.get(pk=obj.pk))
-        super().save_model(request, obj, form, change)
-        move_versions(obj)
+    """The admin writes rows past the services and knows no page a row was shown on: each write
+    moves every page's versions (scoring.services.locking), in the admin's transaction."""
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        move_versions(form.instance)
+        move_versions(everywhere=True)
 
     def delete_model(self, request, obj):
-        move_versions(obj)
         super().delete_model(request, obj)
+        move_versions(everywhere=True)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
-            move_versions(*queryset)
             super().delete_queryset(request, queryset)
+            move_versions(everywhere=True)
 
 
 @admin.register(Club)
