@@ -44,8 +44,7 @@ class Club(models.Model):
         related_name="secretary_of",
         blank=True,
     )
-    # Moved by the services whenever something its public pages list changes (its players, teams,
-    # name): scoring.services.locking. The validators of the club, player and team pages read it.
+    # Moved with its players and teams (scoring.services.locking); every public page's ETag reads it.
     version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
 
     class Meta:
@@ -203,9 +202,7 @@ class Competition(models.Model):
     # the competition is then a read-only archive and every service refuses to change it. Stored on
     # the competition so that saving a deal needs no extra query to know.
     archived = models.BooleanField(_("archived"), default=False, editable=False)
-    # Moved by every service that changes something a public page or document of the competition
-    # shows, in the service's own transaction (scoring.services.locking): the pages' ETags and the
-    # stored documents are made from it.
+    # Moved by every service that changes what its pages show (scoring.services.locking): their ETags.
     version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
     entrants = models.ManyToManyField(
         Player, verbose_name=_("players signed up"), related_name="individual_competitions", blank=True,
