@@ -102,10 +102,10 @@ class MinuteField(ProtocolNumberField):
 # Every deal on the paper has both sides' card points, 0 included: an empty one is a line not yet
 # copied, never a 0 (place_problems names the deal and the side beside the field).
 CARD_POINTS_REQUIRED = _("Write the card points as the paper has them, 0 too.")
-# Posted by the pages' live check (protocol.js, table.js) with the deal as typed so far: a side's
-# card points not yet written count as 0 there, so that the engine checks what is written (the
-# home side's 287 is "not divisible by 5" before the away side is reached) and no field the
-# typist has not come to is marked. Saving refuses them.
+# Posted by the pages' live check (protocol.js; the table page's hx-vals) with the deal as typed
+# so far: a side's card points not yet written count as 0 there, so that the engine checks what is
+# written (the home side's 287 is "not divisible by 5" before the away side is reached) and no
+# field the typist has not come to is marked. Saving refuses them.
 CHECKING = "checking"
 
 

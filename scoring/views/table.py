@@ -8,11 +8,12 @@ its side; a phone both teams share also holds the other team's code (`with` in a
 The services check every code again (services.table.sides_of_codes): a post that claims the other
 side without its code is refused.
 
-The page works without JavaScript (each form posts and the page comes back); static/scoring/js/
-table.js adds the live check as the deal is typed (the engine, through `TableCheckView`), a queue on
-the device for deals typed without a connection, and a state that refreshes itself. Posts carry
-Django's CSRF token like every other form of the site, so a page on another site cannot post in a
-table's name even for someone who once opened the code.
+The page works without JavaScript (each form posts and the page comes back). With it, htmx asks
+`TableCheckView` for the live check as the deal is typed (server-drawn, as on the secretary's page)
+and `TableStateView` for the state every few seconds with its validator; static/scoring/js/table.js
+keeps only what lives on the device: the queue of what was typed without a connection, the drafts,
+and the latest state seen. Posts carry Django's CSRF token like every other form of the site, so a
+page on another site cannot post in a table's name even for someone who once opened the code.
 
 Codes are guessed at a cost: each address may try a limited number of unknown, withdrawn or expired
 codes in a window (`GUESS_LIMIT`), after which unknown codes answer 429 for a while; a code that
@@ -41,7 +42,6 @@ from django.views.decorators.cache import never_cache
 from scoring.adapters import deal_to_entry
 from scoring.web.client_address import client_address
 from scoring.messages import problem_message
-from scoring.formatting import format_number
 from scoring.forms.protocol import COUNT_FIELDS, SIDES, DealForm
 from scoring.models import TableDeal, TableLink
 from scoring.selectors import table as table_selectors
@@ -55,6 +55,10 @@ GUESS_WINDOW_SECONDS = 15 * 60
 CODE_MAX_LENGTH = 16
 # How often an open table page asks for the match's state (seconds).
 POLL_SECONDS = 10
+# The fields the table's deal form shows, each with its slot for problems (page.html): the live
+# check places the problems of any other field above the form.
+FIELDS_WITH_SLOTS = (*(f"{side}_{name}" for side in SIDES for name in COUNT_FIELDS), "out", "concealed", "end",
+                     "home_melded", "away_melded")  # fmt: skip
 # What a post may carry: a device-made id, a deal number, a proposal's id.
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 LARGEST_DEAL_NUMBER = 999
@@ -257,9 +261,11 @@ class TableLinkMixin(View):
     def state(self):
         return table_selectors.table_state(self.link)
 
-    def context(self, state) -> dict:
+    def context(self, state, tag: str = "") -> dict:
         return {
             **state_context(self.link, state, self.sides_held),
+            # The state's validator, which the page's htmx poll sends back (If-None-Match).
+            "state_tag": tag or table_selectors.table_state_tag(self.link, self.sides_held),
             "code": self.code,
             "side": self.side,
             "other_code": self.other_held,
@@ -326,10 +332,11 @@ class TableStateView(TableLinkMixin):
         """Asked by every open table page every few seconds: answered 304 while nothing the
         device sees has changed (the validator is one query; the engine runs only to draw)."""
         table_selectors.table_contact_note(self.link)
-        tag = f'"{table_selectors.table_state_tag(self.link, self.sides_held)}"'
+        bare = table_selectors.table_state_tag(self.link, self.sides_held)
+        tag = f'"{bare}"'
         response = get_conditional_response(request, etag=tag)
         if response is None:
-            response = render(request, "scoring/table/_state.html", self.context(self.state()))
+            response = render(request, "scoring/table/_state.html", self.context(self.state(), bare))
         response["ETag"] = tag
         # Kept by the phone's own browser only, and asked again each time with its validator.
         patch_cache_control(response, private=True, no_cache=True)
@@ -338,7 +345,9 @@ class TableStateView(TableLinkMixin):
 
 class TableCheckView(TableLinkMixin):
     """POST: the engine's verdict on the deal being typed, as the secretary's live check gives it
-    (views.secretary_base.preview_deal, place_problems); JSON for table.js. Never writes."""
+    (views.secretary_base.preview_deal, place_problems): a fragment whose parts htmx swaps into the
+    deal form out of band (each field's problems, the deal score, the running total and the next
+    opening minimum per side). Never writes."""
 
     def post(self, request, code):
         match = self.link.match
@@ -355,22 +364,15 @@ class TableCheckView(TableLinkMixin):
             form_errors=form.errors,
             deal_number=number,
         )
-        answer = {
-            "number": number,
-            "ok": preview is not None and not placed,
-            "fields": placed.by_field,
-            "general": placed.general,
-            "warnings": placed.warnings,
-            "preview": None,
+        elsewhere = [message for name, messages in placed.by_field.items() if name not in FIELDS_WITH_SLOTS for message in messages]
+        context = {
+            "preview": preview,
+            "placed": placed,
+            "slots": [(name, placed.by_field.get(name, [])) for name in FIELDS_WITH_SLOTS],
+            "general": [*elsewhere, *placed.general],
+            "sides": [(side, getattr(preview, side, None)) for side in SIDES],
         }
-        if preview is not None:
-            answer["preview"] = {
-                f"{side}_{name}": format_number(value)
-                for side, figures in (("home", preview.home), ("away", preview.away))
-                for name, value in (("score", figures.breakdown.score), ("total", figures.after), ("min", figures.min_before))
-            }
-            answer["ends_match"] = preview.ends_match
-        return JsonResponse(answer)
+        return render(request, "scoring/table/_check.html", context)
 
 
 class TableProposeView(TableLinkMixin):

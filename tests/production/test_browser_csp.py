@@ -145,3 +145,26 @@ def test_the_lockout_page_is_clear_and_clean(live_server, browser, tmp_path):
         from axes.utils import reset
 
         reset()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_table_page_and_its_htmx_run_under_the_policy(live_server, browser):
+    """The table's page (no account, a phone): htmx's live check of the deal typed and the state
+    asked for again with its validator pass the policy, as the hall clock's countdown does."""
+    s = f.protocol_setup()
+    link = services.table_link_issue(match=s["match"], user=s["secretary"])
+    player = Watched(browser, width=390)
+    response = player.visit(live_server.url + reverse("scoring:table", args=[link.code]))
+    assert "script-src 'self'" in response.headers["content-security-policy"]
+    with player.page.expect_response(lambda r: "/check/" in r.url) as answer:
+        player.page.locator("input[name=home_cards]").fill("287")
+    assert answer.value.status == 200
+    expect(player.page.locator("#problems-home_cards")).to_contain_text("delbart med 5")
+    player.page.locator("input[name=home_cards]").fill("120")
+    player.page.locator("input[name=away_cards]").fill("-40")
+    expect(player.page.locator("#preview-home_score")).to_have_text("120")
+    with player.page.expect_response(lambda r: "/state/" in r.url) as state:
+        player.page.evaluate("() => htmx.trigger('#table-state', 'refresh')")
+    assert state.value.status == 304  # nothing changed: the state shown stays
+    assert player.csp_problems() == []
+    assert [line for line in player.console if line.startswith("pageerror")] == []

@@ -7,6 +7,10 @@
  * still shows the right time. htmx replaces #hall-clock now and then (to pick up a start or a
  * restart); the state that must survive a swap (sound on, signals already given) lives here.
  * Browsers allow sound only after a user gesture, hence the "Turn sound on" button.
+ *
+ * A table's page (templates/scoring/table/_state.html) has the same #hall-clock with one line, the
+ * time to the next signal ([data-role=next-left]), and hears each signal given (the event
+ * "hall-clock:signal") to ask for its state again.
  */
 (function () {
   "use strict";
@@ -30,6 +34,21 @@
   function format(ms) {
     var seconds = Math.max(0, Math.ceil(ms / 1000));
     return pad(Math.floor(seconds / 60)) + ":" + pad(seconds % 60);
+  }
+
+  // A part of the clock by its role, if this clock has it (the hall's panels, a table's one line).
+  function show(element, role, text) {
+    var part = element.querySelector("[data-role=" + role + "]");
+    if (part) {
+      part.textContent = text;
+    }
+  }
+
+  function done(element, role) {
+    var part = element.querySelector("[data-role=" + role + "]");
+    if (part) {
+      part.classList.add("hall-clock__panel--done");
+    }
   }
 
   function beep(times, length) {
@@ -60,10 +79,8 @@
     }
     given[key] = true;
     document.body.classList.add("hall--signal-" + kind);
-    var status = element.querySelector("[data-role=status]");
-    if (status) {
-      status.textContent = element.dataset[kind === "main" ? "textMain" : "textFinal"];
-    }
+    show(element, "status", element.dataset[kind === "main" ? "textMain" : "textFinal"]);
+    element.dispatchEvent(new CustomEvent("hall-clock:signal", { bubbles: true, detail: { kind: kind } }));
     beep(kind === "main" ? 3 : 5, kind === "main" ? 0.5 : 0.8);
     // The banner colour calms down after a while; the words stay.
     window.setTimeout(function () {
@@ -79,23 +96,20 @@
     }
     var now = Date.now() + offsetMs;
     var elapsed = now - startedAt;
-    var mainLeft = element.querySelector("[data-role=main-left]");
-    var finalLeft = element.querySelector("[data-role=final-left]");
-    if (mainLeft) {
-      mainLeft.textContent = format(mainMs - elapsed);
-    }
-    if (finalLeft) {
-      finalLeft.textContent = format(finalMs - elapsed);
-    }
+    show(element, "main-left", format(mainMs - elapsed));
+    show(element, "final-left", format(finalMs - elapsed));
+    var toMain = elapsed < mainMs;
+    show(element, "next-left", elapsed >= finalMs ? element.dataset.textOver
+      : format((toMain ? mainMs : finalMs) - elapsed) + " " + element.dataset[toMain ? "textToMain" : "textToFinal"]);
     var loadedLate = elapsed - mainMs > 60000; // opened long after a signal: no sound for it
     if (elapsed >= mainMs) {
       if (loadedLate && !given[startedAt + ":main"]) {
         given[startedAt + ":main"] = true;
         document.body.classList.add("hall--after-main");
-        element.querySelector("[data-role=status]").textContent = element.dataset.textMain;
+        show(element, "status", element.dataset.textMain);
       }
       signal("main", element);
-      element.querySelector("[data-role=panel-main]").classList.add("hall-clock__panel--done");
+      done(element, "panel-main");
     }
     if (elapsed >= finalMs) {
       if (elapsed - finalMs > 60000 && !given[startedAt + ":final"]) {
@@ -103,8 +117,8 @@
         document.body.classList.add("hall--after-final");
       }
       signal("final", element);
-      element.querySelector("[data-role=status]").textContent = element.dataset.textFinal;
-      element.querySelector("[data-role=panel-final]").classList.add("hall-clock__panel--done");
+      show(element, "status", element.dataset.textFinal);
+      done(element, "panel-final");
     }
   }
 
@@ -168,9 +182,11 @@
     setUpControls();
     setUp();
   });
-  // htmx swapped in a fresh #hall-clock (a start, a restart, or just the server's time again).
+  // htmx swapped in a fresh #hall-clock (a start, a restart, or just the server's time again), itself
+  // or within a part (a table's state).
   document.addEventListener("htmx:load", function (event) {
-    if (event.target && event.target.id === "hall-clock") {
+    var target = event.target;
+    if (target && (target.id === "hall-clock" || (target.querySelector && target.querySelector("#hall-clock")))) {
       setUp();
     }
   });

@@ -1,8 +1,7 @@
 /*
  * The protocol page, progressively enhanced. Without this file the page works as plain forms.
  *
- * - A number field selects its content when focused (a tap or a click puts the cursor where the
- *   finger was), so typing replaces what is there: 45 typed is 45, never 450 or 4520.
+ * - (A number field selects its content when focused: number-fields.js, shared with the table.)
  * - After the live check (htmx) has placed problems next to the fields, each field with a problem
  *   is marked aria-invalid and shown as such, and a collapsed part that holds one is opened.
  * - What was typed before the scripts had loaded (a quick typist on a slow phone) is checked as
@@ -23,55 +22,6 @@
  */
 (function () {
   "use strict";
-
-  // A number field's content is selected when it gets the focus, so what is typed replaces it. The
-  // selection is made after the tap has placed the caret (or it would be lost again), and once
-  // more at the first key typed before the player has moved the caret: a quick thumb, or a
-  // browser that put the caret back after the tap, still replaces the content.
-  var NUMBER_FIELD = "input.num, input[type=number]";
-  var freshlyFocused = null;
-
-  function selectAll(input) {
-    try {
-      input.select();
-    } catch (e) {
-      /* some input types do not support selection */
-    }
-  }
-
-  function selectOnFocus(event) {
-    var input = event.target;
-    if (!input || !input.matches || !input.matches(NUMBER_FIELD)) {
-      return;
-    }
-    freshlyFocused = input;
-    window.setTimeout(function () {
-      // Only if still focused: select() would pull the focus back from the next field.
-      if (document.activeElement === input && freshlyFocused === input) {
-        selectAll(input);
-      }
-    }, 0);
-  }
-
-  function selectOnFirstKey(event) {
-    var input = event.target;
-    if (input !== freshlyFocused) {
-      return;
-    }
-    freshlyFocused = null;
-    // A character (or a phone keyboard's key, which says no more): it replaces the content.
-    if ((event.key && event.key.length === 1 || event.key === "Unidentified") && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      selectAll(input);
-    }
-  }
-
-  function caretMoved(event) {
-    // A second tap in the focused field: the player puts the caret where it is wanted (as an arrow
-    // key does, which selectOnFirstKey leaves alone).
-    if (event.target === freshlyFocused && document.activeElement === event.target) {
-      freshlyFocused = null;
-    }
-  }
 
   function markProblems(root) {
     var form = (root && root.closest && root.closest(".deal-form")) || document.querySelector(".deal-form");
@@ -241,9 +191,6 @@
 
   // Capturing, so the twin is in place before htmx (listening on the form) sends the check.
   document.addEventListener("input", markNotANumber, true);
-  document.addEventListener("focusin", selectOnFocus);
-  document.addEventListener("keydown", selectOnFirstKey, true);
-  document.addEventListener("mousedown", caretMoved, true);
   if (WIDE && WIDE.addEventListener) {
     WIDE.addEventListener("change", foldTheCheck);
   }

@@ -1,1129 +1,491 @@
 /*
- * The table's page (/t/<code>/), made live. Without this file every form posts and the page comes
- * back; with it:
+ * The table's page (/t/<code>/). Without this file every form posts and the page comes back. What
+ * the server draws comes through htmx (templates/scoring/table/page.html): the live check of the
+ * deal as it is typed (…/check/: the engine's messages, as on the secretary's page) and the state,
+ * asked for again every few seconds with its validator (…/state/: 304 while nothing changed); the
+ * hall clock counts down in hall-clock.js, number fields select their content in number-fields.js.
+ * This file keeps what lives on the device only:
  *
- * - the deal being typed is checked by the server as it is typed (…/check/: the engine, the same
- *   messages as the secretary's page); no rule of the game is written here;
- * - everything sent (a deal, an answer, a confirmation) first goes into a queue kept on the device
- *   (localStorage), each with an id made here, and leaves it only when the server has answered, so
- *   a lost connection loses nothing and a deal sent twice is stored once;
- * - what the server took but has not yet put on the protocol (a deal waiting for the other team, a
- *   deal whose number was taken meanwhile) is remembered too, so that a rejected deal or a
- *   conflict comes back into the form with what was typed: nothing is typed twice;
- * - what is typed is kept on the device, so a reload keeps it; a service worker (/t/sw.js) keeps
- *   the page and its files so that the reload works without a network, and the latest state the
- *   page saw is kept here, so the reload shows that state, not the one of the page kept;
- * - the changing part of the page (…/state/) is fetched again now and then, and after each answer;
- * - a phone both teams share keeps the other team's code too, and sends it with everything.
+ * - everything sent (a deal, an answer, a confirmation) first goes into a queue in localStorage,
+ *   with an id made here, and leaves it only when the server has answered: a lost connection loses
+ *   nothing, and a deal sent twice is stored once;
+ * - a deal the server took but has not put on the protocol (waiting for the other team, or a
+ *   conflict: its number was taken meanwhile) is remembered, so that a rejected deal or a conflict
+ *   comes back into the form with what was typed: nothing is typed twice;
+ * - what is typed (a reload keeps it), and the latest state seen: a service worker (/t/sw.js) keeps
+ *   the page for a reload without a network, and the state kept here is shown over its older one;
+ * - the other team's code on a phone both teams share, sent with everything.
  */
-(function () {
+(() => {
   "use strict";
+  const main = document.getElementById("table");
+  if (!main) return;
+  const data = main.dataset;
+  const form = document.getElementById("deal-form");
+  const stateBox = document.getElementById("table-state");
+  const queueList = document.getElementById("queue-list");
+  const connection = document.getElementById("connection");
+  const PAGE_CACHE = "canasta-table-v2"; // the service worker's cache (sw.js names the same)
+  // Never stored with a queued item: the token and the other code are the page's at sending.
+  const SENT_LATER = ["csrfmiddlewaretoken", "other_code"];
+  const NOT_DEAL = ["client_id", "kind", "number", "correct_number", "side", ...SENT_LATER];
+  let flushing = false;
+  let stateWith = "";
+  let lastPressed = null;
 
-  var main = document.getElementById("table");
-  if (!main) {
-    return;
+  // -- on the device ------------------------------------------------------------------------------
+
+  const key = (name) => `canasta-table:${data.code}:${name}`;
+  function load(name, fallback) {
+    try { return JSON.parse(localStorage.getItem(key(name))) ?? fallback; } catch (error) { return fallback; }
   }
-  var data = main.dataset;
-  var form = document.getElementById("deal-form");
-  var stateBox = document.getElementById("table-state");
-  var queueBox = document.getElementById("queue");
-  var queueList = document.getElementById("queue-list");
-  var connection = document.getElementById("connection");
-  var prefix = "canasta-table:" + data.code + ":";
-  var keys = {
-    queue: prefix + "queue",
-    draft: prefix + "draft",
-    side: prefix + "side",
-    other: prefix + "other",
-    state: prefix + "state",
-    sent: prefix + "sent",
-    stash: prefix + "stash",
-    resendOf: prefix + "resend-of",
-    offset: prefix + "clock-offset"
-  };
-  // The service worker's cache (templates/scoring/table/sw.js names the same).
-  var PAGE_CACHE = "canasta-table-v2";
-  // Never sent from the queue as stored: the token and the other code are the page's at sending.
-  var SENT_LATER = ["csrfmiddlewaretoken", "other_code"];
-  var flushing = false;
-  var checkTimer = null;
-  var clockOffset = 0;
-
-  // -- storage on the device ------------------------------------------------------------------
-
-  function load(key, fallback) {
+  function store(name, value) {
     try {
-      var text = window.localStorage.getItem(key);
-      return text ? JSON.parse(text) : fallback;
-    } catch (error) {
-      return fallback;
-    }
+      if (value === null || (Array.isArray(value) && !value.length)) localStorage.removeItem(key(name));
+      else localStorage.setItem(key(name), JSON.stringify(value));
+    } catch (error) { /* no storage (private mode): the page still works online */ }
   }
+  const newId = () => (crypto.randomUUID ? crypto.randomUUID().replace(/-/g, "") : Date.now() + Math.random().toString(16).slice(2));
+  const queue = () => load("queue", []);
+  const saveQueue = (items) => { store("queue", items); showQueue(); };
+  const field = (item, name) => (item.fields.find((pair) => pair[0] === name) || ["", ""])[1];
+  const setField = (item, name, value) => { item.fields = item.fields.filter((pair) => pair[0] !== name).concat([[name, value]]); };
+  const otherCode = () => load("other", "");
+  const withOther = (url, code) => url + (code ? "?with=" + encodeURIComponent(code) : "");
+  const offline = () => navigator.onLine === false; // the browser knows: nothing is tried until it says otherwise
+  const stateData = () => (document.getElementById("table-state-data") || { dataset: {} }).dataset;
+  const renderedMs = () => parseInt(stateData().renderedMs, 10) || 0;
+  const refresh = () => window.htmx && htmx.trigger(stateBox, "refresh");
+  const say = (text) => { connection.textContent = text || ""; connection.hidden = !text; };
+  const online = (yes) => (yes ? connection.textContent === data.textOffline && say("") : say(data.textOffline));
 
-  function store(key, value) {
-    try {
-      if (value === null) {
-        window.localStorage.removeItem(key);
-      } else {
-        window.localStorage.setItem(key, JSON.stringify(value));
-      }
-    } catch (error) {
-      /* private mode without storage: the page still works online */
-    }
-  }
-
-  function newId() {
-    if (window.crypto && window.crypto.randomUUID) {
-      return window.crypto.randomUUID().replace(/-/g, "");
-    }
-    return String(Date.now()) + Math.random().toString(16).slice(2);
-  }
-
-  function queue() {
-    return load(keys.queue, []);
-  }
-
-  function saveQueue(items) {
-    store(keys.queue, items.length ? items : null);
-    showQueue();
-  }
-
-  // What the server took and has not put on the protocol yet: {proposal, number, status, fields}.
-  function sent() {
-    return load(keys.sent, []);
-  }
-
-  function saveSent(items) {
-    store(keys.sent, items.length ? items : null);
-  }
-
-  // -- the other team's code, on a phone both teams share -----------------------------------------
-
-  function otherCode() {
-    return load(keys.other, "");
-  }
-
-  // The code the server refused, unless another has been kept here since.
+  // The other team's code the server refused, unless another was kept since: its agreement given on
+  // this phone can no longer be sent, and the other team answers on its own.
   function forgetOther(code) {
-    if (!code || otherCode() !== code) {
-      return;
-    }
-    store(keys.other, null);
-    // Its agreement given on this phone can no longer be sent: the other team answers on its own.
-    var items = queue();
-    items.forEach(function (item) {
-      if (item.both && item.kind === "deal") {
-        item.both = false;
-        item.fields = item.fields.filter(function (pair) { return pair[0] !== "both"; });
-      }
-    });
-    saveQueue(items);
-    setConnection(data.textOtherForgotten);
+    if (!code || otherCode() !== code) return;
+    store("other", null);
+    saveQueue(queue().map((item) => (item.kind === "deal" && item.both
+      ? { ...item, both: false, fields: item.fields.filter((pair) => pair[0] !== "both") } : item)));
+    say(data.textOtherForgotten);
   }
 
-  // The state's address, with the other team's code kept (withOther: true or a code; false: none).
-  function stateUrl(withOther) {
-    var other = withOther === false ? "" : (typeof withOther === "string" ? withOther : otherCode());
-    return data.stateUrl + (other ? "?with=" + encodeURIComponent(other) : "");
-  }
-
-  function csrfToken() {
-    var input = document.querySelector("input[name=csrfmiddlewaretoken]");
-    return input ? input.value : "";
-  }
+  // The state's answer to a code (or to none): 200; 403 when that code is refused; 404 when the
+  // link is gone. A state asked for with a code refuses nothing else, so it tells them apart.
+  const stateStatus = (code) => fetch(withOther(data.stateUrl, code), { cache: "no-store" }).then((r) => r.status, () => 0);
 
   function post(url, pairs) {
-    var body = new URLSearchParams();
-    pairs.forEach(function (pair) {
-      if (SENT_LATER.indexOf(pair[0]) === -1) {
-        body.append(pair[0], pair[1]);
-      }
-    });
-    if (otherCode()) {
-      body.append("other_code", otherCode());
-    }
-    return fetch(url, {
-      method: "POST",
-      body: body,
-      credentials: "same-origin",
-      headers: { Accept: "application/json", "X-CSRFToken": csrfToken() }
-    });
-  }
-
-  // The state's answer to the other team's code kept here (or to none): 200, 403 when the server
-  // refuses that code (a code of another table, or mistyped), 404 when the table link is gone. A
-  // state asked for with a code refuses nothing else, so it tells a refused code from the rest.
-  function stateStatus(code) {
-    return fetch(stateUrl(code || false), { headers: { Accept: "text/html" }, cache: "no-store" })
-      .then(function (response) { return response.status; }, function () { return 0; });
-  }
-
-  // -- the server's state -----------------------------------------------------------------------
-
-  function stateData() {
-    var element = document.getElementById("table-state-data");
-    return element ? element.dataset : {};
-  }
-
-  function renderedMs(dataset) {
-    return parseInt((dataset || stateData()).renderedMs || "0", 10) || 0;
+    const body = new URLSearchParams(pairs.filter((pair) => !SENT_LATER.includes(pair[0])));
+    if (otherCode()) body.append("other_code", otherCode());
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]");
+    return fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json", "X-CSRFToken": token ? token.value : "" } });
   }
 
   // The latest state seen, for a reload without a network (the page kept may be older).
   function keepState() {
-    var shown = renderedMs();
-    var kept = load(keys.state, null);
-    if (shown && (!kept || kept.ms <= shown)) {
-      store(keys.state, { ms: shown, html: stateBox.innerHTML });
-    }
+    const kept = load("state", null);
+    if (renderedMs() && (!kept || kept.ms <= renderedMs())) store("state", { ms: renderedMs(), html: stateBox.innerHTML });
   }
 
-  function showKeptState() {
-    var kept = load(keys.state, null);
-    if (kept && kept.html && kept.ms > renderedMs()) {
-      stateBox.innerHTML = kept.html;
-      return true;
-    }
-    return false;
+  // How far the server's clock is from this phone's, taken from a state drawn just now; a state
+  // drawn earlier (a reload without a network) counts from the one kept (hall-clock.js reads it).
+  function setClock(drawnNow) {
+    const clock = document.getElementById("hall-clock");
+    const kept = load("clock-offset", null);
+    if (clock && drawnNow) store("clock-offset", Number(clock.dataset.serverNow) - Date.now());
+    else if (clock && kept !== null) clock.dataset.serverNow = String(Date.now() + kept);
   }
 
-  function queuedDeals() {
-    return queue().filter(function (item) { return item.kind === "deal"; });
-  }
+  // -- the deal form --------------------------------------------------------------------------------
 
-  function nextNumber() {
-    // The latest state the phone saw, and every deal still waiting on this phone to be sent.
-    return parseInt(stateData().nextNumber || "1", 10) + queuedDeals().length;
-  }
-
-  function unansweredInQueue() {
-    return queue().some(function (item) { return item.kind === "deal" && !item.both; });
-  }
-
-  function correcting() {
-    return form && form.elements.kind.value === "correction";
-  }
-
-  function editing() {
-    var id = form ? form.dataset.editing : "";
-    if (!id) {
-      return null;
-    }
-    return queue().filter(function (item) { return item.id === id; })[0] || null;
-  }
+  const queuedDeals = () => queue().filter((item) => item.kind === "deal");
+  // After the latest state seen, and every deal still waiting on this phone to be sent.
+  const nextNumber = () => (parseInt(stateData().nextNumber, 10) || 1) + queuedDeals().length;
+  const correcting = () => form && form.elements.kind.value === "correction";
+  const editing = () => (form && form.dataset.editing && queue().find((item) => item.id === form.dataset.editing)) || null;
+  const dealInputs = () => [...form.elements].filter((element) => element.name && !NOT_DEAL.includes(element.name) && element.tagName !== "BUTTON");
 
   function showForm() {
-    if (!form) {
-      return;
+    if (!form) return;
+    const state = stateData(), edited = editing(), deals = queuedDeals();
+    form.hidden = !(correcting() || edited || ((state.accepts === "1" || deals.length) && !deals.some((item) => !item.both)));
+    if (edited || !correcting()) {
+      const number = edited ? field(edited, "number") : String(nextNumber());
+      form.elements.number.value = number;
+      form.querySelector("[data-role=title]").textContent = `${data.textDeal} ${number}`;
     }
-    var state = stateData();
-    var edited = editing();
-    var open = correcting() || !!edited || ((state.accepts === "1" || queuedDeals().length > 0) && !unansweredInQueue());
-    form.hidden = !open;
-    if (edited) {
-      form.elements.number.value = field(edited, "number");
-      form.querySelector("[data-role=title]").textContent = data.textDeal + " " + field(edited, "number");
-    } else if (!correcting()) {
-      var number = nextNumber();
-      form.elements.number.value = String(number);
-      form.querySelector("[data-role=title]").textContent = data.textDeal + " " + number;
-    }
-    var clockChoice = form.querySelector("[data-role=clock-choice]");
-    if (clockChoice) {
-      clockChoice.hidden = state.finalPassed !== "1" && !clockChoice.querySelector("input").checked;
-    }
-  }
-
-  // A player may be writing why a deal is rejected when the state comes again: the open parts,
-  // what is typed and where the cursor is stay as they were.
-  function keepingWhatIsTyped(swap) {
-    var open = [];
-    stateBox.querySelectorAll("details[open]").forEach(function (details) { open.push(details.id); });
-    var typed = {};
-    stateBox.querySelectorAll("input[type=text]").forEach(function (input) {
-      if (input.id && input.value) {
-        typed[input.id] = input.value;
-      }
-    });
-    var active = document.activeElement;
-    var focused = active && active.id && stateBox.contains(active) ? active.id : "";
-    swap();
-    open.forEach(function (id) {
-      var details = id && document.getElementById(id);
-      if (details) {
-        details.open = true;
-      }
-    });
-    Object.keys(typed).forEach(function (id) {
-      var input = document.getElementById(id);
-      if (input) {
-        input.value = typed[id];
-      }
-    });
-    if (focused && document.getElementById(focused)) {
-      document.getElementById(focused).focus();
-    }
-  }
-
-  function browserOffline() {
-    // The browser knows it has no network: nothing is tried until it says it has one again.
-    return navigator.onLine === false;
-  }
-
-  // The state as last fetched: the server answers 304 while nothing has changed, and the browser
-  // gives the same text again, which is not drawn again.
-  var lastStateText = null;
-
-  function showState(html) {
-    if (html === lastStateText) {
-      followSent();
-      return;
-    }
-    lastStateText = html;
-    var holder = document.createElement("div");
-    holder.innerHTML = html;
-    var fresh = holder.querySelector("#table-state-data");
-    // An answer overtaken by a later one (two requests under way) does not take the page back.
-    if (fresh && renderedMs(fresh.dataset) < renderedMs()) {
-      return;
-    }
-    var drawnNow = !fresh || renderedMs(fresh.dataset) > renderedMs();
-    keepingWhatIsTyped(function () { stateBox.innerHTML = html; });
-    keepState();
-    startClock(drawnNow);
-    followSent();
-    showForm();
-    showQueue();
-    markResent();
-  }
-
-  function refreshState() {
-    if (browserOffline()) {
-      setOnline(false);
-      return Promise.resolve();
-    }
-    var sentWith = otherCode();
-    // "no-cache": asked each time with the copy's validator (a 304 costs the server one query).
-    return fetch(stateUrl(sentWith), { headers: { Accept: "text/html" }, cache: "no-cache" })
-      .then(function (response) {
-        if (response.status === 403 && sentWith) {
-          forgetOther(sentWith);
-          return refreshState().then(function () { return null; });
-        }
-        if (response.status === 404 || response.status === 403) {
-          setConnection(data.textGone);
-          return null;
-        }
-        return response.ok ? response.text() : null;
-      })
-      .then(function (html) {
-        if (html !== null && html !== undefined) {
-          if (connection.textContent === data.textOffline) {
-            setOnline(true);
-          }
-          showState(html);
-        }
-      })
-      .catch(function () {
-        setOnline(false);
-      });
-  }
-
-  // -- the connection -----------------------------------------------------------------------------
-
-  function setConnection(text) {
-    connection.textContent = text || "";
-    connection.hidden = !text;
-  }
-
-  function setOnline(value) {
-    if (value) {
-      if (connection.textContent === data.textOffline) {
-        setConnection("");
-      }
-    } else {
-      setConnection(data.textOffline);
-    }
-  }
-
-  // -- the queue ----------------------------------------------------------------------------------
-
-  function fieldsOf(formElement, submitter) {
-    var fields = [];
-    new FormData(formElement).forEach(function (value, name) {
-      if (typeof value === "string" && SENT_LATER.indexOf(name) === -1) {
-        fields.push([name, value]);
-      }
-    });
-    if (submitter && submitter.name) {
-      fields.push([submitter.name, submitter.value]);
-    }
-    return fields;
-  }
-
-  function field(item, name) {
-    for (var i = 0; i < item.fields.length; i += 1) {
-      if (item.fields[i][0] === name) {
-        return item.fields[i][1];
-      }
-    }
-    return "";
-  }
-
-  function setField(item, name, value) {
-    item.fields = item.fields.filter(function (pair) { return pair[0] !== name; });
-    item.fields.push([name, value]);
-  }
-
-  function teamName(side) {
-    return side === "home" ? data.homeName : data.awayName;
-  }
-
-  function summary(item) {
-    if (item.kind !== "deal") {
-      return item.label;
-    }
-    return data.textDeal + " " + field(item, "number") + ": " + data.homeName + " " + (field(item, "home_cards") || "0") +
-      ", " + data.awayName + " " + (field(item, "away_cards") || "0");
-  }
-
-  function queueButton(text, primary, action) {
-    var button = document.createElement("button");
-    button.type = "button";
-    button.className = "button table-button" + (primary ? " button--primary" : "");
-    button.textContent = text;
-    button.addEventListener("click", action);
-    return button;
-  }
-
-  function showQueue() {
-    var items = queue();
-    queueBox.hidden = items.length === 0;
-    queueList.textContent = "";
-    items.forEach(function (item) {
-      var row = document.createElement("li");
-      row.className = "table-queue__item";
-      row.dataset.id = item.id;
-      if (item.refused) {
-        row.dataset.refused = "1";
-      }
-      var text = document.createElement("span");
-      text.textContent = summary(item) + " – " + (item.refused ? data.textRefused + ": " + item.refused : data.textUnsent);
-      row.appendChild(text);
-      var other = field(item, "side") === "home" ? "away" : "home";
-      if (item.refused && item.kind === "deal") {
-        if (!form || form.dataset.editing !== item.id) {
-          row.appendChild(queueButton(data.textCorrectQueued, true, function () { editQueued(item.id); }));
-        }
-        row.appendChild(queueButton(data.textRemove, false, function () { removeQueued(item.id); }));
-      } else if (item.refused) {
-        row.appendChild(queueButton(data.textRemove, false, function () { removeQueued(item.id); }));
-      } else if (item.kind === "deal" && !item.both && otherCode()) {
-        // The other team agrees on this phone, which holds its code too.
-        row.appendChild(queueButton(teamName(other) + " " + data.textAgrees, true, function () {
-          var all = queue();
-          all.forEach(function (queued) {
-            if (queued.id === item.id) {
-              queued.both = true;
-              setField(queued, "both", "yes");
-            }
-          });
-          saveQueue(all);
-          showForm();
-          flush();
-        }));
-      } else if (item.kind === "deal" && !item.both) {
-        var hint = document.createElement("span");
-        hint.className = "hint table-queue__hint";
-        hint.textContent = " " + data.textAnswersElsewhere.replace("{team}", teamName(other));
-        row.appendChild(hint);
-      }
-      queueList.appendChild(row);
-    });
-  }
-
-  function enqueue(item) {
-    var items = queue();
-    items.push(item);
-    saveQueue(items);
-    showForm();
-    flush();
-  }
-
-  function removeQueued(id) {
-    if (form && form.dataset.editing === id) {
-      endEditing();
-    }
-    saveQueue(queue().filter(function (item) { return item.id !== id; }));
-    showForm();
-    flush();
-  }
-
-  // The first item to send: in order, and none past a deal the server refused (the deals after it
-  // would be refused too until it is put right).
-  function nextToSend() {
-    var items = queue();
-    for (var i = 0; i < items.length; i += 1) {
-      if (!items[i].refused) {
-        return items[i];
-      }
-      if (items[i].kind === "deal") {
-        return null;
-      }
-    }
-    return null;
-  }
-
-  function answerOf(response) {
-    // The server's clock at the answer (to the second): a state drawn after it shows what it took.
-    var at = Date.parse(response.headers.get("Date") || "") || 0;
-    return response.json().then(function (answer) { return { status: response.status, answer: answer, at: at }; },
-      function () { return { status: response.status, answer: {}, at: at }; });
-  }
-
-  function flush() {
-    if (flushing) {
-      return;
-    }
-    if (browserOffline()) {
-      setOnline(false);
-      return;
-    }
-    var item = nextToSend();
-    if (!item) {
-      refreshState();
-      return;
-    }
-    flushing = true;
-    var sentWith = otherCode();
-    post(item.url, item.fields)
-      .then(answerOf)
-      .then(function (result) {
-        setOnline(true);
-        if (result.status >= 200 && result.status < 300) {
-          took(item, result.answer, result.at);
-          saveQueue(queue().filter(function (queued) { return queued.id !== item.id; }));
-          return true;
-        }
-        if (result.status === 404) {
-          setConnection(data.textGone);
-          return false;
-        }
-        if (result.status === 403) {
-          // The other team's code refused, the link gone, or this one item refused (a side this
-          // phone holds no code for): the state, asked for with the same code, tells which.
-          return stateStatus(sentWith).then(function (status) {
-            if (status === 403 && sentWith) {
-              forgetOther(sentWith);
-              return true;
-            }
-            if (status !== 200) {
-              setConnection(data.textGone);
-              return false;
-            }
-            refuse(item, result.answer);
-            return true;
-          });
-        }
-        if (result.status === 429 || result.status >= 500) {
-          setOnline(false);
-          return false;
-        }
-        refuse(item, result.answer);
-        return true;
-      })
-      .then(function (goOn) {
-        flushing = false;
-        if (goOn) {
-          if (nextToSend()) {
-            flush();
-          } else {
-            refreshState();
-          }
-        }
-      })
-      .catch(function () {
-        flushing = false;
-        setOnline(false);
-      });
-  }
-
-  // The server has the item: a deal it has not put on the protocol yet (waiting for the other team,
-  // or a conflict: its number was taken meanwhile) is remembered with what was typed.
-  function took(item, answer, at) {
-    if (item.kind !== "deal" || !answer || !answer.proposal || answer.result === "agreed") {
-      if (answer && answer.result === "agreed") {
-        clearFormIfItHolds(item.fields);
-      }
-      return;
-    }
-    var items = sent().filter(function (known) { return known.proposal !== answer.proposal; });
-    items.push({ proposal: answer.proposal, number: answer.number, status: answer.result, fields: item.fields, at: at, seen: false });
-    saveSent(items);
-    if (answer.result === "conflict") {
-      // Never dropped: shown with the players' numbers (the state), and back in the form, where
-      // sending it settles the conflict as its button would.
-      backIntoForm(item.fields, answer.proposal);
-    }
-  }
-
-  // Refused by the server (the engine's errors, or the match moved on): the deal stays in the
-  // queue, marked, and comes into the form to be put right; never silently dropped.
-  function refuse(item, answer) {
-    var message = (answer && answer.message) || data.textRefused;
-    var items = queue();
-    items.forEach(function (queued) {
-      if (queued.id === item.id) {
-        queued.refused = message;
-        queued.problems = answer || {};
-      }
-    });
-    saveQueue(items);
-    if (item.kind === "deal" && form && !form.dataset.editing) {
-      editQueued(item.id);
-    } else if (item.kind !== "deal") {
-      setConnection(message);
-    }
-  }
-
-  // What the state shows of the deals the server took: one agreed leaves the form if it is still
-  // there; one rejected by the other team comes back into the form; a conflict stays until settled.
-  function followSent() {
-    var items = sent();
-    if (!items.length) {
-      return;
-    }
-    var dealCount = parseInt(stateData().dealCount || "0", 10);
-    var drawn = renderedMs();
-    var kept = items.filter(function (item) {
-      if (stateBox.querySelector("[data-proposal='" + item.proposal + "']")) {
-        item.seen = true;
-        return true;
-      }
-      // A state drawn before the server took it cannot show it: it is judged by a later one.
-      if (!item.seen && !(item.at && drawn > item.at + 1000)) {
-        return true;
-      }
-      if (item.status === "waiting" && dealCount < item.number) {
-        backIntoForm(item.fields);
-      } else {
-        clearFormIfItHolds(item.fields);
-      }
-      return false;
-    });
-    saveSent(kept);
-  }
-
-  // -- the deal form ------------------------------------------------------------------------------
-
-  function formFields() {
-    return Array.prototype.filter.call(form.elements, function (element) {
-      return element.name && ["client_id", "kind", "number", "correct_number", "side"].concat(SENT_LATER)
-        .indexOf(element.name) === -1;
-    });
+    const choice = form.querySelector("[data-role=clock-choice]");
+    if (choice) choice.hidden = state.finalPassed !== "1" && !choice.querySelector("input").checked;
   }
 
   function currentValues() {
-    var values = {};
-    formFields().forEach(function (element) {
-      if (element.type === "radio" || element.type === "checkbox") {
-        if (element.checked) {
-          values[element.name] = element.value;
-        }
-      } else if (element.tagName !== "BUTTON") {
-        values[element.name] = element.value;
-      }
-    });
+    const values = {};
+    dealInputs().forEach((element) => { if (!/^(radio|checkbox)$/.test(element.type) || element.checked) values[element.name] = element.value; });
     return values;
   }
 
   // A deal's values in one text, to tell whether the form holds them (an empty count is 0).
-  function dealText(values) {
-    return formFields().filter(function (element) { return element.tagName !== "BUTTON"; })
-      .map(function (element) { return element.name; })
-      .filter(function (name, index, names) { return names.indexOf(name) === index; })
-      .map(function (name) {
-        var value = values[name] === undefined ? "" : String(values[name]).trim();
-        if (value === "0" && name !== "home_cards" && name !== "away_cards") {
-          value = "";
-        }
-        return name + "=" + value;
-      }).join("&");
-  }
+  const dealText = (values) => [...new Set(dealInputs().map((element) => element.name))].map((name) => {
+    const value = values[name] === undefined ? "" : String(values[name]).trim();
+    return `${name}=${value === "0" && !name.endsWith("_cards") ? "" : value}`;
+  }).join("&");
+  const formIsEmpty = () => dealText(currentValues()) === dealText({});
+  const saveDraft = () => form.dataset.editing || store("draft", currentValues()); // a queued deal put right is the queue's
 
-  function pairsToValues(pairs) {
-    var values = {};
-    pairs.forEach(function (pair) { values[pair[0]] = pair[1]; });
-    return values;
-  }
-
-  function formIsEmpty() {
-    return dealText(currentValues()) === dealText({});
-  }
-
-  function typed() {
-    saveDraft();
-    if (formIsEmpty()) {
-      store(keys.resendOf, null); // emptied: what is typed next is another deal, not the conflict's
-    }
-    scheduleCheck();
-  }
-
-  function saveDraft() {
-    if (form.dataset.editing) {
-      return; // a queued deal being put right: its values are the queue's
-    }
-    store(keys.draft, currentValues());
-  }
-
-  function fillForm(pairs) {
-    var values = pairsToValues(pairs);
-    formFields().forEach(function (element) {
-      var value = values[element.name];
-      if (element.type === "radio") {
-        element.checked = value !== undefined ? element.value === value : element.value === "";
-      } else if (element.type === "checkbox") {
-        element.checked = value === element.value || value === "on";
-      } else if (element.tagName !== "BUTTON") {
-        element.value = value !== undefined ? value : "";
-      }
+  function fillForm(pairs, check = true) {
+    const values = Object.fromEntries(pairs);
+    dealInputs().forEach((element) => {
+      const value = values[element.name];
+      if (element.type === "radio") element.checked = value !== undefined ? element.value === value : element.value === "";
+      else if (element.type === "checkbox") element.checked = value === element.value || value === "on";
+      else element.value = value ?? "";
     });
     saveDraft();
-    scheduleCheck();
+    if (check && window.htmx) htmx.trigger(form, "check");
   }
 
-  // A deal the server took but did not put on the protocol: its values come back into the form,
-  // unless the player is typing another deal there already (then they stay in the state's conflict
-  // or are lost to nothing: the form's own draft is never overwritten).
+  // A deal the server took but did not put on the protocol comes back into the form, unless another
+  // deal is being typed there (the form's own draft is never overwritten).
   function backIntoForm(pairs, conflict) {
-    if (!form || correcting() || form.dataset.editing || !formIsEmpty()) {
-      return;
-    }
+    if (!form || correcting() || form.dataset.editing || !formIsEmpty()) return;
     fillForm(pairs);
-    store(keys.resendOf, conflict || null);
+    store("resend-of", conflict || null);
   }
 
   function clearFormIfItHolds(pairs) {
-    if (!form || form.dataset.editing || correcting()) {
-      return;
-    }
-    if (!formIsEmpty() && dealText(currentValues()) === dealText(pairsToValues(pairs))) {
-      fillForm([]);
-      store(keys.resendOf, null);
-      showProblems({});
-    }
+    if (!form || form.dataset.editing || correcting() || formIsEmpty()) return;
+    if (dealText(currentValues()) === dealText(Object.fromEntries(pairs))) { fillForm([]); store("resend-of", null); }
   }
 
-  // A conflict's numbers on their way again (queued on this phone): its button is not offered twice.
+  // The live check marks the fields it placed problems beside; a refusal of the server is placed the same way.
+  function markProblems() {
+    form.querySelectorAll(".field-problems[id^=problems-]").forEach((slot) => {
+      const input = form.elements[slot.id.slice("problems-".length)];
+      if (!input || !input.setAttribute) return; // a radio group says it through its fieldset
+      if (slot.textContent.trim()) input.setAttribute("aria-invalid", "true");
+      else input.removeAttribute("aria-invalid");
+    });
+  }
+  function showRefusal(answer) {
+    const line = (text) => Object.assign(document.createElement("p"), { className: "error", textContent: text });
+    const general = document.getElementById("problems-general");
+    form.querySelectorAll(".field-problems").forEach((slot) => slot.replaceChildren());
+    Object.entries(answer.fields || {}).forEach(([name, messages]) => (document.getElementById("problems-" + name) || general).append(...messages.map(line)));
+    general.append(...[answer.result === "refused" && answer.message, ...(answer.general || [])].filter(Boolean).map(line));
+    markProblems();
+  }
+
+  // A queued deal the server refused, put right in the form; what was being typed waits meanwhile.
+  function editQueued(id) {
+    const item = queue().find((queued) => queued.id === id);
+    if (!item || !form) return;
+    if (!form.dataset.editing) store("stash", currentValues());
+    form.dataset.editing = id;
+    fillForm(item.fields, false); // the server's refusal of these very values stays in sight
+    showForm();
+    showRefusal(item.problems || { general: [item.refused] });
+    showQueue();
+    form.scrollIntoView({ block: "start" });
+  }
+  function endEditing() {
+    if (!form || !form.dataset.editing) return;
+    delete form.dataset.editing;
+    const stash = load("stash", {});
+    store("stash", null);
+    fillForm(Object.entries(stash));
+  }
+
+  // -- the queue ------------------------------------------------------------------------------------
+
+  function fieldsOf(element, submitter) {
+    const fields = [...new FormData(element)].filter(([name, value]) => typeof value === "string" && !SENT_LATER.includes(name));
+    if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
+    return fields;
+  }
+
+  function showQueue() {
+    const items = queue();
+    document.getElementById("queue").hidden = !items.length;
+    queueList.replaceChildren(...items.map((item) => {
+      const row = document.getElementById("queue-row").content.firstElementChild.cloneNode(true);
+      const other = field(item, "side") === "home" ? data.awayName : data.homeName;
+      const deal = item.kind === "deal", unanswered = deal && !item.refused && !item.both;
+      const text = deal ? `${data.textDeal} ${field(item, "number")}: ${data.homeName} ${field(item, "home_cards") || "0"}, ${data.awayName} ${field(item, "away_cards") || "0"}` : item.label;
+      row.dataset.id = item.id;
+      if (item.refused) row.dataset.refused = "1";
+      row.querySelector("[data-role=text]").textContent = `${text} – ${item.refused ? `${data.textRefused}: ${item.refused}` : data.textUnsent}`;
+      row.querySelector("[data-action=agree]").textContent = `${other} ${data.textAgrees}`; // on this phone, which holds its code
+      row.querySelector("[data-action=elsewhere]").textContent = " " + data.textAnswersElsewhere.replace("{team}", other);
+      const shown = { agree: unanswered && !!otherCode(), elsewhere: unanswered && !otherCode(), remove: !!item.refused,
+        edit: deal && !!item.refused && (!form || form.dataset.editing !== item.id) };
+      Object.keys(shown).forEach((action) => shown[action] || row.querySelector(`[data-action=${action}]`).remove());
+      return row;
+    }));
+  }
+
+  function enqueue(item) { saveQueue(queue().concat([item])); showForm(); flush(); }
+
+  // The first item to send, in order; none past a deal the server refused (those after it would be
+  // refused too until it is put right).
+  function nextToSend() {
+    for (const item of queue()) {
+      if (!item.refused) return item;
+      if (item.kind === "deal") return null;
+    }
+    return null;
+  }
+
+  async function flush() {
+    if (flushing) return;
+    if (offline()) return online(false);
+    const item = nextToSend();
+    if (!item) return refresh();
+    flushing = true;
+    const sentWith = otherCode();
+    let goOn = true;
+    try {
+      const response = await post(item.url, item.fields);
+      const answer = await response.json().catch(() => ({}));
+      const status = response.status;
+      online(true);
+      if (status >= 200 && status < 300) {
+        // The server's clock at the answer (to the second): a state drawn after it shows what it took.
+        took(item, answer, Date.parse(response.headers.get("Date") || "") || 0);
+        saveQueue(queue().filter((queued) => queued.id !== item.id));
+      } else if (status === 404) { say(data.textGone); goOn = false; }
+      else if (status === 429 || status >= 500) { online(false); goOn = false; }
+      else if (status !== 403) refuse(item, answer);
+      else {
+        // The other team's code refused, the link gone, or this one item refused (a side this phone
+        // holds no code for): the state, asked for with the same code, tells which.
+        const stateAnswer = await stateStatus(sentWith);
+        if (stateAnswer === 403 && sentWith) forgetOther(sentWith);
+        else if (stateAnswer !== 200) { say(data.textGone); goOn = false; }
+        else refuse(item, answer);
+      }
+    } catch (error) { online(false); goOn = false; }
+    flushing = false;
+    if (goOn) nextToSend() ? flush() : refresh();
+  }
+
+  // The server has the item: a deal it has not put on the protocol yet (waiting for the other team,
+  // or a conflict) is remembered with what was typed.
+  function took(item, answer, at) {
+    if (answer.result === "agreed") return clearFormIfItHolds(item.fields);
+    if (item.kind !== "deal" || !answer.proposal) return;
+    store("sent", load("sent", []).filter((known) => known.proposal !== answer.proposal)
+      .concat([{ proposal: answer.proposal, number: answer.number, status: answer.result, fields: item.fields, at, seen: false }]));
+    // A conflict is never dropped: shown with the players' numbers (the state), and back in the
+    // form, where sending it settles the conflict as its button would.
+    if (answer.result === "conflict") backIntoForm(item.fields, answer.proposal);
+  }
+
+  // Refused by the server (the engine's errors, or the match moved on): the item stays in the queue,
+  // marked, and a deal comes into the form to be put right; never silently dropped.
+  function refuse(item, answer) {
+    const message = answer.message || data.textRefused;
+    saveQueue(queue().map((queued) => (queued.id === item.id ? { ...queued, refused: message, problems: answer } : queued)));
+    if (item.kind !== "deal") say(message);
+    else if (form && !form.dataset.editing) editQueued(item.id);
+  }
+
+  // What the state shows of the deals the server took: one agreed leaves the form if it is still
+  // there; one rejected by the other team comes back into it; a conflict stays until settled.
+  function followSent() {
+    const dealCount = parseInt(stateData().dealCount, 10) || 0;
+    store("sent", load("sent", []).filter((item) => {
+      if (stateBox.querySelector(`[data-proposal='${item.proposal}']`)) return (item.seen = true);
+      // A state drawn before the server took it cannot show it: a later one judges it.
+      if (!item.seen && !(item.at && renderedMs() > item.at + 1000)) return true;
+      if (item.status === "waiting" && dealCount < item.number) backIntoForm(item.fields);
+      else clearFormIfItHolds(item.fields);
+      return false;
+    }));
+  }
+
+  // A conflict's numbers on their way again (queued here): its button is not offered twice.
   function markResent() {
-    var resent = queue().map(function (item) { return field(item, "resend_of"); }).filter(Boolean);
-    stateBox.querySelectorAll("form.table-resend").forEach(function (resend) {
-      var of = resend.querySelector("input[name=resend_of]");
-      var queued = of && resent.indexOf(of.value) !== -1;
-      resend.querySelectorAll("button").forEach(function (button) { button.disabled = queued; });
+    const resent = queue().map((item) => field(item, "resend_of")).filter(Boolean);
+    stateBox.querySelectorAll("form.table-resend").forEach((resend) => {
+      const of = resend.querySelector("input[name=resend_of]");
+      resend.querySelectorAll("button").forEach((button) => { button.disabled = !!of && resent.includes(of.value); });
     });
-  }
-
-  function showProblems(answer) {
-    form.querySelectorAll(".field-problems").forEach(function (slot) { slot.textContent = ""; });
-    form.querySelectorAll("[aria-invalid]").forEach(function (input) { input.removeAttribute("aria-invalid"); });
-    var general = document.getElementById("problems-general");
-    var messages = (answer.general || []).slice();
-    if (answer.message && answer.result === "refused") {
-      messages.unshift(answer.message);
-    }
-    Object.keys(answer.fields || {}).forEach(function (name) {
-      var slot = document.getElementById("problems-" + name);
-      var input = form.elements[name];
-      if (input && input.setAttribute) {
-        input.setAttribute("aria-invalid", "true");
-      }
-      (answer.fields[name] || []).forEach(function (message) {
-        var line = document.createElement("p");
-        line.className = "error";
-        line.textContent = message;
-        (slot || general).appendChild(line);
-      });
-    });
-    messages.forEach(function (message) {
-      var line = document.createElement("p");
-      line.className = "error";
-      line.textContent = message;
-      general.appendChild(line);
-    });
-    var warnings = document.getElementById("check-warnings");
-    warnings.textContent = "";
-    (answer.warnings || []).forEach(function (message) {
-      var line = document.createElement("li");
-      line.textContent = message;
-      warnings.appendChild(line);
-    });
-    var preview = answer.preview || {};
-    ["home_score", "home_total", "home_min", "away_score", "away_total", "away_min"].forEach(function (name) {
-      var element = document.getElementById("preview-" + name);
-      if (element && (preview[name] !== undefined || name.slice(-4) !== "_min")) {
-        element.textContent = preview[name] !== undefined ? preview[name] : "–";
-      }
-    });
-  }
-
-  function check() {
-    if (browserOffline() || form.hidden) {
-      return;
-    }
-    // The deal as typed so far: card points not yet written count as 0 in the check (forms.protocol
-    // CHECKING); sending refuses them.
-    post(data.checkUrl, fieldsOf(form).concat([["checking", "1"]]))
-      .then(function (response) { return response.ok ? response.json() : null; })
-      .then(function (answer) {
-        if (answer) {
-          showProblems(answer);
-        }
-      })
-      .catch(function () { setOnline(false); });
-  }
-
-  function scheduleCheck() {
-    window.clearTimeout(checkTimer);
-    checkTimer = window.setTimeout(check, 350);
-  }
-
-  function chosenSide() {
-    // One radio per team the phone holds a code for, or the code's own side (hidden).
-    var side = form.elements.side;
-    return side ? side.value || "" : "";
   }
 
   function sendDeal(event) {
     event.preventDefault();
-    if (!chosenSide()) {
-      var choice = form.querySelector("input[name=side]");
-      choice.focus();
-      var legend = form.querySelector(".table-my-side legend");
-      showProblems({ general: [legend ? legend.textContent : ""] });
-      return;
+    if (!form.elements.side.value) { // a phone both teams share asks which team sends it
+      form.querySelector("input[name=side]").focus();
+      return showRefusal({ general: [form.querySelector(".table-my-side legend").textContent] });
     }
     form.elements.client_id.value = newId();
-    var edited = editing();
-    if (edited) {
-      // The queued deal put right: in its place in the queue, with its number.
-      var items = queue();
-      items.forEach(function (item) {
-        if (item.id === edited.id) {
-          var both = item.both;
-          item.fields = fieldsOf(form);
-          if (both) {
-            setField(item, "both", "yes");
-          }
-          item.refused = "";
-          item.problems = null;
-        }
-      });
+    const edited = editing();
+    if (edited) { // the queued deal put right: in its place in the queue, with its number
+      const fields = fieldsOf(form).concat(edited.both ? [["both", "yes"]] : []);
+      saveQueue(queue().map((item) => (item.id === edited.id ? { ...item, fields, refused: "", problems: null } : item)));
       endEditing();
-      showProblems({});
-      saveQueue(items);
       showForm();
-      flush();
-      return;
+      return flush();
     }
-    var kind = form.elements.kind.value;
-    var item = {
-      id: form.elements.client_id.value,
-      url: data.proposeUrl,
-      kind: kind === "deal" ? "deal" : "other",
-      both: false,
-      label: form.querySelector("[data-role=title]").textContent,
-      fields: fieldsOf(form)
-    };
-    var resendOf = load(keys.resendOf, null);
-    if (resendOf && kind === "deal") {
-      setField(item, "resend_of", String(resendOf));
-    }
-    store(keys.resendOf, null);
-    store(keys.draft, null);
+    const kind = form.elements.kind.value;
+    const item = { id: form.elements.client_id.value, url: data.proposeUrl, kind: kind === "deal" ? "deal" : "other", both: false,
+      label: form.querySelector("[data-role=title]").textContent, fields: fieldsOf(form) };
+    const resendOf = load("resend-of", null);
+    if (resendOf && kind === "deal") setField(item, "resend_of", String(resendOf));
+    store("resend-of", null);
+    store("draft", null);
     fillForm([]);
-    endCorrection();
-    showProblems({});
+    // A correction (rule 35) is sent once: the form is the next deal's again.
+    form.elements.kind.value = "deal";
+    form.elements.correct_number.value = "";
+    form.querySelectorAll("[data-role=correcting], [data-role=cancel-correction]").forEach((element) => { element.hidden = true; });
     enqueue(item);
   }
 
-  // -- a queued deal the server refused, put right in the form -----------------------------------
-
-  function editQueued(id) {
-    var item = queue().filter(function (queued) { return queued.id === id; })[0];
-    if (!item || !form) {
-      return;
-    }
-    if (!form.dataset.editing) {
-      // What the player was typing for the next deal waits meanwhile.
-      store(keys.stash, currentValues());
-    }
-    form.dataset.editing = id;
-    fillForm(item.fields);
-    showForm();
-    showProblems(item.problems || { general: [item.refused] });
-    showQueue();
-    form.scrollIntoView({ block: "start" });
-  }
-
-  function endEditing() {
-    if (!form || !form.dataset.editing) {
-      return;
-    }
-    delete form.dataset.editing;
-    var stash = load(keys.stash, null);
-    store(keys.stash, null);
-    fillForm(stash ? Object.keys(stash).map(function (name) { return [name, stash[name]]; }) : []);
-  }
-
-  // -- corrections (rule 35: the last deal, before the next is dealt) ------------------------------
-
-  function endCorrection() {
-    form.elements.kind.value = "deal";
-    form.elements.correct_number.value = "";
-    form.querySelector("[data-role=correcting]").hidden = true;
-    form.querySelector("[data-role=cancel-correction]").hidden = true;
-  }
-
-  // -- forms in the changing part: answers, confirmations, conflicts sent again, the time running out
-
-  var lastPressed = [null];
-
+  // The forms of the state (answers, confirmations, a conflict sent again, the time running out) go
+  // through the queue too.
   function sendStateForm(event) {
-    var target = event.target;
-    if (target.tagName !== "FORM" || (target.method || "").toLowerCase() !== "post") {
-      return;
-    }
+    const target = event.target;
+    if (target.tagName !== "FORM" || target.method !== "post") return;
     event.preventDefault();
-    // Browsers without event.submitter: the button last pressed in the form.
-    var submitter = event.submitter || lastPressed[0];
-    var fields = fieldsOf(target, submitter);
-    var kinds = fields.filter(function (pair) { return pair[0] === "kind"; });
-    var kind = kinds.length ? (kinds[0][1] === "deal" ? "deal" : "time_up") : "other";
-    var item = {
-      id: newId(),
-      url: target.action,
-      kind: kind,
-      both: kind !== "deal",
-      label: (submitter && submitter.textContent.trim()) || "",
-      fields: fields
-    };
-    if (kind === "deal") {
-      // A conflict's numbers sent again: as the next deal, after those waiting on this phone.
-      setField(item, "number", String(nextNumber()));
-    }
-    if (kind === "time_up" || kind === "deal") {
-      var id = field(item, "client_id") || newId();
-      item.fields = item.fields.filter(function (pair) { return pair[0] !== "client_id"; });
-      item.fields.push(["client_id", id]);
-      item.id = id;
-    }
+    const submitter = event.submitter || lastPressed; // browsers without event.submitter
+    const fields = fieldsOf(target, submitter);
+    const kinds = fields.filter((pair) => pair[0] === "kind").map((pair) => (pair[1] === "deal" ? "deal" : "time_up"));
+    const kind = kinds[0] || "other";
+    const item = { id: newId(), url: target.action, kind, both: kind !== "deal", label: submitter ? submitter.textContent.trim() : "", fields };
+    // A conflict's numbers sent again: as the next deal, after those waiting on this phone.
+    if (kind === "deal") setField(item, "number", String(nextNumber()));
+    if (kind !== "other") { item.id = field(item, "client_id") || item.id; setField(item, "client_id", item.id); }
     enqueue(item);
     markResent();
   }
 
-  // -- the hall clock -----------------------------------------------------------------------------
+  // -- htmx: the live check and the state ------------------------------------------------------------
 
-  var clockTimer = null;
-
-  function pad(number) {
-    return number < 10 ? "0" + number : String(number);
-  }
-
-  // How far the server's clock is from this phone's. Taken from a state drawn just now; a state
-  // kept from earlier (a reload without a network) has an old "now" and uses the one kept.
-  function startClock(drawnNow) {
-    var clock = stateBox.querySelector("[data-role=clock]");
-    window.clearInterval(clockTimer);
-    if (!clock) {
-      return;
+  document.addEventListener("htmx:configRequest", (event) => {
+    const detail = event.detail;
+    if (detail.elt === stateBox) {
+      // With the other team's code kept here, and the validator of the state shown.
+      stateWith = otherCode();
+      detail.path = withOther(data.stateUrl, stateWith);
+      if (stateData().tag) detail.headers["If-None-Match"] = `"${stateData().tag}"`;
+    } else if (detail.elt === form) {
+      if (otherCode()) detail.formData.set("other_code", otherCode());
+      else detail.formData.delete("other_code");
     }
-    var kept = load(keys.offset, null);
-    if (drawnNow || kept === null) {
-      clockOffset = parseInt(clock.dataset.nowMs, 10) - Date.now();
-      if (drawnNow) {
-        store(keys.offset, clockOffset);
-      }
-    } else {
-      clockOffset = kept;
+  });
+  document.addEventListener("htmx:beforeRequest", (event) => {
+    const elt = event.detail.elt;
+    if (elt !== stateBox && elt !== form) return;
+    if (offline() || document.visibilityState === "hidden" || (elt === form && form.hidden)) {
+      event.preventDefault();
+      if (offline()) online(false);
+    } else if (elt === stateBox && nextToSend()) { // what waits to be sent goes first; the state follows
+      event.preventDefault();
+      flush();
     }
-    var started = parseInt(clock.dataset.startedMs, 10);
-    var mainAt = started + parseInt(clock.dataset.mainMinutes, 10) * 60000;
-    var finalAt = started + parseInt(clock.dataset.finalMinutes, 10) * 60000;
-    var left = clock.querySelector("[data-role=left]");
-    function tick() {
-      var now = Date.now() + clockOffset;
-      var until = now < mainAt ? mainAt : finalAt;
-      if (now >= finalAt) {
-        left.textContent = clock.dataset.textOver;
-        window.clearInterval(clockTimer);
-        if (stateData().finalPassed !== "1") {
-          refreshState();
-        }
-        return;
-      }
-      var seconds = Math.ceil((until - now) / 1000);
-      left.textContent = pad(Math.floor(seconds / 60)) + ":" + pad(seconds % 60) + " " +
-        (now < mainAt ? clock.dataset.textMain : clock.dataset.textFinal);
-    }
-    tick();
-    clockTimer = window.setInterval(tick, 1000);
-  }
+  });
+  // An answer overtaken by a later one (two requests under way) does not take the page back.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    const drawn = event.detail.elt === stateBox && /data-rendered-ms="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (drawn && Number(drawn[1]) < renderedMs()) event.detail.shouldSwap = false;
+  });
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.elt !== stateBox) return;
+    keepState();
+    setClock(true);
+    showForm();
+    showQueue();
+    markResent();
+  });
+  document.addEventListener("htmx:afterRequest", (event) => {
+    const status = event.detail.xhr.status;
+    if (event.detail.elt === form) return markProblems();
+    if (event.detail.elt !== stateBox) return;
+    if (status === 403 && stateWith) { forgetOther(stateWith); window.setTimeout(refresh); }
+    else if (status === 403 || status === 404) say(data.textGone);
+    else if (!status) online(false);
+    else if (status < 400) online(true);
+    followSent(); // a 304 too: the state shown may now judge what was sent
+  });
+  // The hall clock gave a signal: the state (what may be entered) changes with it.
+  document.addEventListener("hall-clock:signal", refresh);
 
-  // -- number fields --------------------------------------------------------------------------------
-
-  // A tap puts the cursor where the finger was: the field's content is selected instead, so what
-  // is typed replaces it (45, never 450 or 045). The selection is made after the tap has placed
-  // the caret (or it would be lost again), and once more at the first key typed before the player
-  // moved the caret: a quick thumb, or a browser that put the caret back, still replaces it.
-  var NUMBER_FIELD = "input.num, input[type=number]";
-  var freshlyFocused = null;
-
-  function selectAll(input) {
-    try {
-      input.select();
-    } catch (error) {
-      /* an input type without selection */
-    }
-  }
-
-  function selectOnFocus(event) {
-    var input = event.target;
-    if (!input || !input.matches || !input.matches(NUMBER_FIELD)) {
-      return;
-    }
-    freshlyFocused = input;
-    window.setTimeout(function () {
-      if (document.activeElement === input && freshlyFocused === input) {
-        selectAll(input); // only if still focused: select() would pull the focus back
-      }
-    }, 0);
-  }
-
-  function selectOnFirstKey(event) {
-    var input = event.target;
-    if (input !== freshlyFocused) {
-      return;
-    }
-    freshlyFocused = null;
-    // A character (or a phone keyboard's key, which says no more): it replaces the content.
-    if ((event.key && event.key.length === 1 || event.key === "Unidentified") && !event.ctrlKey && !event.metaKey && !event.altKey) {
-      selectAll(input);
-    }
-  }
-
-  function caretMoved(event) {
-    // A second tap in the focused field: the player puts the caret where it is wanted.
-    if (event.target === freshlyFocused && document.activeElement === event.target) {
-      freshlyFocused = null;
-    }
-  }
-
-  // -- the page kept for a reload without a network ------------------------------------------------
+  // -- the page kept for a reload without a network -------------------------------------------------
 
   function keepPage() {
-    if (!("serviceWorker" in navigator)) {
-      return;
-    }
-    navigator.serviceWorker.register(data.swUrl).then(function () {
+    if (!("serviceWorker" in navigator)) return;
+    navigator.serviceWorker.register(data.swUrl).then(() => {
       // The page the worker was not there to see: kept now, under its address without a query.
-      if (window.caches && !browserOffline()) {
-        var address = window.location.pathname + (otherCode() ? "?with=" + encodeURIComponent(otherCode()) : "");
-        fetch(address, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-          if (response.ok) {
-            return window.caches.open(PAGE_CACHE).then(function (cache) { return cache.put(window.location.pathname, response); });
-          }
-          return null;
-        }).catch(function () { /* offline already: the copy from the last visit stays */ });
-      }
-    }).catch(function () { /* no service worker: the page works online */ });
+      if (!window.caches || offline()) return null;
+      return fetch(withOther(location.pathname, otherCode()), { credentials: "same-origin", cache: "no-store" })
+        .then((response) => response.ok && caches.open(PAGE_CACHE).then((cache) => cache.put(location.pathname, response)));
+    }).catch(() => { /* no service worker, or offline already: the page works online, the copy kept stays */ });
   }
 
-  // The page drawn without the other team's code this phone keeps: drawn again with it (both
-  // teams' buttons), once the server has said the code is still this table's.
+  // The page drawn without the other team's code this phone keeps: drawn again with it (both teams'
+  // buttons), once the server has said the code is still this table's.
   function followOther() {
-    if (data.otherCode || !otherCode() || browserOffline() || /[?&]with=/.test(window.location.search)) {
-      return;
-    }
-    var code = otherCode();
-    stateStatus(code).then(function (status) {
-      if (status === 200) {
-        window.location.replace(window.location.pathname + "?with=" + encodeURIComponent(code));
-      } else if (status === 403) {
-        forgetOther(code);
-      }
+    const code = otherCode();
+    if (data.otherCode || !code || offline() || /[?&]with=/.test(location.search)) return;
+    stateStatus(code).then((status) => {
+      if (status === 200) location.replace(withOther(location.pathname, code));
+      else if (status === 403) forgetOther(code);
     });
   }
 
-  // -- start ----------------------------------------------------------------------------------------
-
-  function start() {
-    if (data.otherCode) {
-      store(keys.other, data.otherCode);
-    }
+  // After htmx has started (its own listener came first) and before hall-clock.js reads its clock.
+  document.addEventListener("DOMContentLoaded", () => {
+    if (data.otherCode) store("other", data.otherCode);
     followOther();
-    // Without a network the page is the service worker's copy, and its state may be older than the
-    // one kept here: the later of the two is shown.
-    var keptIsLater = showKeptState();
-    var pageIsFresh = !browserOffline() && !keptIsLater;
+    // Without a network the page is the service worker's copy: the later of it and the state kept is shown.
+    const kept = load("state", null);
+    const keptIsLater = !!(kept && kept.html && kept.ms > renderedMs());
+    if (keptIsLater) stateBox.innerHTML = kept.html;
+    setClock(!offline() && !keptIsLater);
     keepState();
     if (form) {
-      var side = load(keys.side, "");
-      form.querySelectorAll("input[type=radio][name=side]").forEach(function (input) {
-        if (side && input.value === side) {
-          input.checked = true;
-        }
-        input.addEventListener("change", function () { store(keys.side, input.value); });
+      const side = load("side", "");
+      form.querySelectorAll("input[type=radio][name=side]").forEach((input) => {
+        input.checked = input.checked || input.value === side;
+        input.addEventListener("change", () => store("side", input.value));
       });
-      var draft = load(keys.draft, null);
-      if (draft && form.elements.kind.value === "deal") {
-        fillForm(Object.keys(draft).map(function (name) { return [name, draft[name]]; }));
-      }
+      const draft = load("draft", null);
+      if (draft && form.elements.kind.value === "deal") fillForm(Object.entries(draft));
+      const typed = () => { saveDraft(); if (formIsEmpty()) store("resend-of", null); }; // emptied: the next deal is another
       form.addEventListener("input", typed);
       form.addEventListener("change", typed);
       form.addEventListener("submit", sendDeal);
-      form.addEventListener("focusin", selectOnFocus);
-      form.addEventListener("keydown", selectOnFirstKey, true);
-      form.addEventListener("mousedown", caretMoved, true);
-      form.querySelector("[data-role=cancel-correction]").addEventListener("click", function () {
-        window.location.href = window.location.pathname;
-      });
-      if (form.elements.kind.value === "correction") {
-        form.querySelector("[data-role=cancel-correction]").hidden = false;
-      }
+      const cancel = form.querySelector("[data-role=cancel-correction]");
+      cancel.hidden = !correcting();
+      cancel.addEventListener("click", () => { location.href = location.pathname; });
+      // A deal the server refused before the reload is put right where it was.
+      const refused = queue().find((item) => item.refused && item.kind === "deal");
+      if (refused) editQueued(refused.id);
     }
     stateBox.addEventListener("submit", sendStateForm);
-    stateBox.addEventListener("click", function (event) {
-      var button = event.target.closest ? event.target.closest("button[type=submit]") : null;
-      lastPressed[0] = button;
+    stateBox.addEventListener("click", (event) => { lastPressed = event.target.closest("button[type=submit]"); });
+    queueList.addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-action]");
+      const id = button && button.closest("li").dataset.id;
+      if (!button) return;
+      if (button.dataset.action === "edit") return editQueued(id);
+      if (button.dataset.action === "remove") {
+        if (form && form.dataset.editing === id) endEditing();
+        saveQueue(queue().filter((item) => item.id !== id));
+      } else { // the other team agrees on this phone, which holds its code too
+        saveQueue(queue().map((item) => (item.id === id ? { ...item, both: true, fields: item.fields.concat([["both", "yes"]]) } : item)));
+      }
+      showForm();
+      flush();
     });
-    // A deal the server refused before the reload is put right where it was.
-    var refused = queue().filter(function (item) { return item.refused && item.kind === "deal"; })[0];
-    if (refused && form) {
-      editQueued(refused.id);
-    }
     followSent();
     showQueue();
     showForm();
-    startClock(pageIsFresh);
     markResent();
     window.addEventListener("online", flush);
-    window.addEventListener("offline", function () { setOnline(false); });
-    window.setInterval(function () {
-      if (document.visibilityState === "visible") {
-        if (nextToSend()) {
-          flush();
-        } else {
-          refreshState();
-        }
-      }
-    }, parseInt(data.pollSeconds, 10) * 1000);
-    if (browserOffline()) {
-      setOnline(false);
-    }
+    window.addEventListener("offline", () => online(false));
+    if (offline()) online(false);
     flush();
     keepPage();
-  }
-
-  start();
+  });
 })();

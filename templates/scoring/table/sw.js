@@ -14,7 +14,10 @@
 // table.js puts the page it was shown in the same cache (PAGE_CACHE there).
 var CACHE = "canasta-table-v2";
 var FILES = [
+  "{% static 'scoring/js/htmx.min.js' %}",
   "{% static 'scoring/js/table.js' %}",
+  "{% static 'scoring/js/hall-clock.js' %}",
+  "{% static 'scoring/js/number-fields.js' %}",
   "{% static 'scoring/css/site.css' %}",
   "{% static 'scoring/css/table.css' %}",
   "{% static 'scoring/img/favicon.svg' %}"
