@@ -35,6 +35,11 @@ def everything(**kwargs):
     return True, read(f"SELECT * FROM (SELECT COUNT(*), SUM(version), MAX(id) FROM scoring_competition) c, {CLUBS}")
 
 
+def the_code(**kwargs):
+    """Pages drawn from the code alone (the rules pages): the code's version in every ETag is all."""
+    return True, ()
+
+
 # What a match's protocol documents print beside the match and its deals (scoring.exports.documents).
 PRINTED = """competition__name competition__season competition__organiser__name competition__rules_key
     competition__rules_overrides competition__points_key competition__points_overrides

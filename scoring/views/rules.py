@@ -23,6 +23,8 @@ from scoring.engine.rules import DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS, Poi
 from scoring.formatting import format_number
 from scoring.exports.tables import tiebreak_order_text
 
+from scoring.selectors import versions
+
 from .public import PublicPageMixin
 
 
@@ -264,6 +266,8 @@ def points_rows(points: PointsRules) -> list[Row]:
 class RulesIndexView(PublicPageMixin, TemplateView):
     """The rule sets a competition can be played under, each linked to its page."""
 
+    drawn_from = versions.the_code
+
     template_name = "scoring/public/rules_index.html"
 
     def get_context_data(self, **kwargs):
@@ -276,7 +280,9 @@ class RulesIndexView(PublicPageMixin, TemplateView):
 class RulesView(PublicPageMixin, TemplateView):
     """One rule set: card values, a deal's score, opening minimums, how a deal and a match end, and
     how a match counts in a table under each competition preset (match points, walk overs,
-    tie-breaks)."""
+    tie-breaks). Drawn from the code alone."""
+
+    drawn_from = versions.the_code
 
     template_name = "scoring/public/rules.html"
 
