@@ -12,9 +12,6 @@ from typing import Any
 from scoring.engine import DealEntry, SideEntry
 from scoring.engine.match import ReplayedDeal
 
-SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded")
-WRITTEN_FIELDS = ("min", "score", "total")
-
 
 def minutes_between(start: datetime | None, moment: datetime | None) -> float | None:
     if start is None or moment is None:

@@ -11,7 +11,7 @@
 The protocol file that carries deals in and out is a file format, not a rule: scoring.files.
 """
 
-from .deal import DealEntry, DealScore, SideEntry, SideScore, check_deal, score_deal
+from .deal import SIDE_FIELDS, SIDE_NUMBERS, WRITTEN_FIELDS, DealEntry, DealScore, SideEntry, SideScore, check_deal, score_deal
 from .match import MatchState, Outcome, ReplayedDeal, forfeit_outcome, played_outcome, replay, replay_next
 from .problems import AWAY, HOME, SIDES, Problem
 from .rules import (
@@ -27,6 +27,9 @@ from .rules import (
 
 __all__ = [
     "AWAY",
+    "SIDE_FIELDS",
+    "SIDE_NUMBERS",
+    "WRITTEN_FIELDS",
     "DEFAULT_POINTS_KEY",
     "DEFAULT_RULES_KEY",
     "HOME",

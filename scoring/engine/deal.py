@@ -60,6 +60,14 @@ NO_PROBLEMS: tuple[Problem, ...] = ()
 # field through object.__setattr__, which made reading a protocol file a fifth slower.
 
 
+# A side's columns of a deal, as the protocol has them (docs/protocol-file.md): the numbers each
+# side writes, whether it melded, and what it wrote of the computed figures. Every reader and
+# writer of a side's fields (forms, files, rows) takes its names from here.
+SIDE_NUMBERS = ("cards", "natural", "mixed", "red3", "penalty")
+SIDE_FIELDS = (*SIDE_NUMBERS, "melded")
+WRITTEN_FIELDS = ("min", "score", "total")
+
+
 @dataclass(slots=True)
 class SideEntry:
     """What the protocol says for one side in one deal."""

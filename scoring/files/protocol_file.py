@@ -19,11 +19,11 @@ from typing import Any
 
 from . import xlsx
 
-from scoring.engine.deal import DEAL_ENDS, DealEntry, SideEntry
+from scoring.engine.deal import DEAL_ENDS, SIDE_FIELDS as ENGINE_SIDE_FIELDS, SIDE_NUMBERS, WRITTEN_FIELDS, DealEntry, SideEntry
 from scoring.engine.match import MatchState, ReplayedDeal
 from scoring.engine.problems import AWAY, HOME, SIDES
 
-SIDE_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "melded", "min", "score", "total")
+SIDE_FIELDS = (*ENGINE_SIDE_FIELDS, *WRITTEN_FIELDS)
 COLUMNS: tuple[str, ...] = (
     "deal",
     *(f"home_{name}" for name in SIDE_FIELDS),
@@ -44,7 +44,7 @@ WRITE_COLUMNS: tuple[str, ...] = (
     "home_min", "away_min", "home_score", "away_score", "home_total", "away_total",
 )  # fmt: skip
 
-_INT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty", "min", "score", "total")
+_INT_FIELDS = (*SIDE_NUMBERS, *WRITTEN_FIELDS)
 _INT_COLUMNS = tuple(f"{side}_{name}" for side in ("home", "away") for name in _INT_FIELDS)
 _COLUMN_SET = frozenset(COLUMNS)
 _YES = {"yes", "ja", "y", "j", "true", "1", "x"}

@@ -19,16 +19,14 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _, ngettext, pgettext_lazy
 
 from scoring.adapters import minutes_between
-from scoring.engine import DEFAULT_RULES_KEY, DealEntry, RuleSet, SideEntry, get_rules
+from scoring.engine import DEFAULT_RULES_KEY, SIDE_NUMBERS, SIDES, WRITTEN_FIELDS, DealEntry, RuleSet, SideEntry, get_rules
 from scoring.engine.deal import canasta_counts
 from scoring.files.protocol_file import ProtocolFileError, parse_number
 from scoring.formatting import format_number
 from scoring.models import Deal, Match
 
-SIDES = ("home", "away")
 # Per side, in the order of the paper protocol (and of the Tab key).
-COUNT_FIELDS = ("cards", "natural", "mixed", "red3", "penalty")
-WRITTEN_FIELDS = ("min", "score", "total")
+COUNT_FIELDS = SIDE_NUMBERS
 # Per side, the counts its canasta points came to ("3:0"), carried by the page (CanastaPoints).
 CANASTA_MARKS = tuple(f"{side}_canastas" for side in SIDES)
 # A number beyond this is no card game's; refuse it here rather than let a column overflow.

@@ -35,7 +35,7 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.adapters import deal_to_entry, entry_to_fields
-from scoring.engine import DealEntry, replay
+from scoring.engine import SIDES, DealEntry, replay
 from scoring.models import Deal, Match, Round, TableDeal, TableLink
 
 from .audit import audit_log
@@ -45,7 +45,6 @@ from .matches import deal_correct, deals_record, match_confirm, match_declare_cl
 
 S = Match.Status
 P = TableDeal.Status
-SIDES = ("home", "away")
 
 # Eight characters from an alphabet without look-alikes (no 0/O, 1/I/L, 2/Z, 5/S, 8/B): 25⁸, about
 # 1.5 × 10¹¹ codes, against guessing throttled per address (docs/operations.md, table codes, has
