@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from scoring.models import Deal, Match, TableDeal
 from scoring.services import table
 from tests import factories as f
-from tests.support.browser import open_page
+from tests.support.browser import cut_the_network, open_page, restore_the_network
 from tests.browser.test_dispute import PHONE
 from tests.browser.test_protocol_entry import points
 
@@ -99,7 +99,7 @@ def test_two_deals_typed_offline_survive_a_reload_and_are_stored_once(live_serve
     page.wait_for_function("() => !!navigator.serviceWorker && navigator.serviceWorker.controller !== null")
     page.wait_for_function("() => caches.match(location.pathname, {ignoreVary: true}).then(kept => !!kept)")
 
-    page.context.set_offline(True)
+    cut_the_network(page.context, live_server.url)
     type_deal(page, home_cards=485, home_natural=2, home_mixed=1, away_cards=-40, out="home")
     page.locator("#deal-form [data-role=send]").tap()
     expect(page.locator("#connection")).to_be_visible()
@@ -118,7 +118,7 @@ def test_two_deals_typed_offline_survive_a_reload_and_are_stored_once(live_serve
     expect(page.locator("input[name=home_cards]")).to_have_value("95")
     assert Deal.objects.count() == 0
 
-    page.context.set_offline(False)
+    restore_the_network(page.context, live_server.url)
     expect(page.locator("#queue-list li")).to_have_count(0)
     expect(page.locator("#total-home")).to_have_text(points(1935))
     expect(page.locator("#total-away")).to_have_text(points(-10))

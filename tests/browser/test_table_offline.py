@@ -20,7 +20,7 @@ from scoring.models import Deal, Match, TableDeal
 from tests import factories as f
 from tests.browser.test_dispute import PHONE
 from tests.browser.test_protocol_entry import log_in, points
-from tests.support.browser import open_page
+from tests.support.browser import cut_the_network, open_page, restore_the_network
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -72,7 +72,7 @@ def test_two_phones_a_reload_offline_and_a_deal_whose_number_was_taken(live_serv
     home.wait_for_function(f"() => ({kept_state(link.code)})()?.html.includes('data-deal-count=\"1\"')")
 
     # No network: deals 2 and 3 typed, and agreed on this phone by the away team.
-    home.context.set_offline(True)
+    cut_the_network(home.context, live_server.url)
     expect(title(home)).to_have_text("Giv 2")
     queued = home.locator("#queue-list li")
     for number, (home_cards, away_cards) in ((2, (200, 50)), (3, (90, 30))):
@@ -98,7 +98,7 @@ def test_two_phones_a_reload_offline_and_a_deal_whose_number_was_taken(live_serv
                           expected_version=match.version)  # fmt: skip
 
     # Back online: deal 3 goes in as sent; deal 2's number was taken: a conflict, not a loss.
-    home.context.set_offline(False)
+    restore_the_network(home.context, live_server.url)
     expect(queued).to_have_count(0)
     conflict = home.locator("[data-role=conflict]")
     expect(conflict).to_have_count(1)

@@ -30,3 +30,17 @@ def open_page(browser, *, width: int = 1280, height: int = 900, **context_option
     page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     return page, problems
+
+
+def cut_the_network(context, base_url: str) -> None:
+    """No network for the pages of `context`: the browser says it is offline, and every request
+    to the site is refused as a lost connection would refuse it. The browser's offline emulation
+    alone is not enough: right after a reload, or for a request that passes through a service
+    worker, Chromium may still let it reach the server."""
+    context.set_offline(True)
+    context.route(f"{base_url}/**", lambda route: route.abort("internetdisconnected"))
+
+
+def restore_the_network(context, base_url: str) -> None:
+    context.unroute(f"{base_url}/**")
+    context.set_offline(False)
