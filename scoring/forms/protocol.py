@@ -331,23 +331,26 @@ class DealForm(forms.Form):
         return any(self[name].value() not in (None, "") for name in names)
 
     @staticmethod
-    def initial_from_deal(deal: Deal, started_at: datetime | None = None) -> dict:
+    def initial_from_deal(deal: Deal | dict, started_at: datetime | None = None) -> dict:
+        """The form's values for a stored deal, or for a deal's field values as a dict (what the
+        table kept of a proposal: scoring.adapters.entry_to_fields)."""
+        get = deal.get if isinstance(deal, dict) else (lambda name: getattr(deal, name))
         values = {}
         for side in SIDES:
             for name in COUNT_FIELDS:
-                values[f"{side}_{name}"] = getattr(deal, f"{side}_{name}")
-            melded = getattr(deal, f"{side}_melded")
+                values[f"{side}_{name}"] = get(f"{side}_{name}")
+            melded = get(f"{side}_melded")
             values[f"{side}_melded"] = "" if melded is None else ("yes" if melded else "no")
             for name in WRITTEN_FIELDS:
-                values[f"{side}_{name}"] = getattr(deal, f"{side}_{name}_written")
-        values["out"] = deal.out
-        values["concealed"] = deal.concealed
+                values[f"{side}_{name}"] = get(f"{side}_{name}_written")
+        values["out"] = get("out")
+        values["concealed"] = get("concealed")
         # "Automatically" unless the deal ended by the clock: a stored deal's end is what the
         # automatic choice gives, and keeping it ticked would make changing who went out fail.
         values["end"] = ""
-        if deal.end == "clock" or DealForm._nothing_typed(values):
-            values["end"] = deal.end  # a 0–0 deal keeps the "stock" that let it be saved
-        minute = minutes_between(started_at, deal.dealt_at)
+        if get("end") == "clock" or DealForm._nothing_typed(values):
+            values["end"] = get("end")  # a 0–0 deal keeps the "stock" that let it be saved
+        minute = minutes_between(started_at, get("dealt_at"))
         if minute is not None:
             values["dealt"] = int(minute) if float(minute).is_integer() else minute
         return values

@@ -210,6 +210,13 @@ class HallClock:
             return None
         return self.started_at + timedelta(minutes=self.final_minutes)
 
+    def main_signal_passed(self, now: datetime) -> bool:
+        """No new deal may be dealt (docs/rules.md, "The end of a match")."""
+        return self.started_at is not None and now >= self.main_signal_at
+
+    def final_signal_passed(self, now: datetime) -> bool:
+        return self.started_at is not None and now >= self.final_signal_at
+
 
 def hall_clock(round_: Round) -> HallClock | None:
     """None when the competition's rule set plays without a clock."""

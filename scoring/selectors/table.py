@@ -87,11 +87,11 @@ class TableState:
 
     @property
     def final_signal_passed(self) -> bool:
-        return bool(self.clock and self.clock.final_signal_at and self.clock.final_signal_at <= self.now)
+        return bool(self.clock and self.clock.final_signal_passed(self.now))
 
     @property
     def main_signal_passed(self) -> bool:
-        return bool(self.clock and self.clock.main_signal_at and self.clock.main_signal_at <= self.now)
+        return bool(self.clock and self.clock.main_signal_passed(self.now))
 
     @property
     def offers_time_up(self) -> bool:
@@ -142,7 +142,7 @@ def table_state_tag(link: TableLink, sides_held) -> str:
     now = timezone.now()
     phase = ""
     if clock and clock.started_at:
-        phase = f"{clock.started_at.timestamp()}:{int(clock.main_signal_at <= now)}{int(clock.final_signal_at <= now)}"
+        phase = f"{clock.started_at.timestamp()}:{int(clock.main_signal_passed(now))}{int(clock.final_signal_passed(now))}"
     parts = (
         match.version, match.status, proposals["count"], proposals["last"], proposals["decided"], proposals["settled"],
         link.home_confirmed_at, link.away_confirmed_at, link.withdrawn_at, phase, "".join(sorted(sides_held)),

@@ -24,8 +24,8 @@ photos) are shown on no public page, so writing them changes none.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import replace
+from datetime import datetime
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -34,14 +34,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import permissions
-from scoring.adapters import deal_to_entry, entry_to_fields
+from scoring.adapters import deal_to_entry, entry_to_fields, minutes_between
 from scoring.engine import SIDES, DealEntry, replay
 from scoring.models import Deal, Match, Round, TableDeal, TableLink
+from scoring.selectors.public import HallClock
 
 from .audit import audit_log
 from .errors import DealProblemsError, DomainError, MatchStateError
 from . import locking
-from .matches import deal_correct, deals_record, match_confirm, match_declare_clock, stored_deals
+from .matches import deal_correct, deals_record, dealt_time, match_confirm, match_declare_clock, stored_deals
 
 S = Match.Status
 P = TableDeal.Status
@@ -247,36 +248,21 @@ def _touch(link: TableLink, now: datetime) -> None:
 # -- the hall clock at the table ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class TableClock:
-    """The round's hall clock as it stands for a table, when it runs (docs/rules.md, the end of a
-    match: at the table the site knows when each signal came)."""
-
-    started_at: datetime
-    main_signal_at: datetime
-    final_signal_at: datetime
-
-    def main_passed(self, now: datetime) -> bool:
-        return now >= self.main_signal_at
-
-    def final_passed(self, now: datetime) -> bool:
-        return now >= self.final_signal_at
-
-
-def running_clock(match: Match) -> TableClock | None:
-    """The hall clock of the match's round, when its rule set is timed and the clock was started."""
+def running_clock(match: Match) -> HallClock | None:
+    """The hall clock of the match's round as it stands for a table, when the match's rule set is
+    timed and the clock was started (docs/rules.md, "The end of a match": at the table the site
+    knows when each signal came)."""
     rules = match.rules
     if not rules.has_clock or match.round_id is None or match.round.clock_started_at is None:
         return None
-    started = match.round.clock_started_at
-    return TableClock(
-        started_at=started,
-        main_signal_at=started + timedelta(minutes=rules.clock_main_minutes),
-        final_signal_at=started + timedelta(minutes=rules.clock_main_minutes + rules.clock_extra_minutes),
+    return HallClock(
+        started_at=match.round.clock_started_at,
+        main_minutes=rules.clock_main_minutes,
+        extra_minutes=rules.clock_extra_minutes,
     )
 
 
-def _in_progress_at_main_signal(match: Match, clock: TableClock) -> bool:
+def _in_progress_at_main_signal(match: Match, clock: HallClock) -> bool:
     """The next deal was dealt before the main signal: the deal before it was proposed before the
     signal (its stored minute says so), so this is the deal in progress at the signal, which may
     be played to its end (docs/rules.md, the end of a match)."""
@@ -297,14 +283,14 @@ def _clock_problem(match: Match, kind: str, entry: DealEntry | None, now: dateti
     if clock is None:
         return ""
     if kind == TableDeal.Kind.TIME_UP:
-        if not clock.main_passed(now):
+        if not clock.main_signal_passed(now):
             return _("The time has not run out: the signal comes at %(time)s.") % {"time": _clock_time(clock.main_signal_at)}
         return ""
-    if wants_clock_end and not clock.final_passed(now):
+    if wants_clock_end and not clock.final_signal_passed(now):
         return _("A deal is ended by the final signal only once it has been given (at %(time)s).") % {
             "time": _clock_time(clock.final_signal_at)
         }
-    if kind == TableDeal.Kind.DEAL and clock.main_passed(now) and not _in_progress_at_main_signal(match, clock):
+    if kind == TableDeal.Kind.DEAL and clock.main_signal_passed(now) and not _in_progress_at_main_signal(match, clock):
         return _(
             "No new deal may be dealt after the signal at %(time)s (%(minutes)s minutes): deal %(number)s was not added. "
             "If the time ran out between deals, say so."
@@ -324,11 +310,9 @@ def _dealt_at(match: Match, kind: str, entry: DealEntry | None, now: datetime) -
         return None
     clock = running_clock(match)
     if clock is not None:
-        return None if clock.main_passed(now) else now.isoformat()
-    started = match.started_at
-    if entry.dealt_minute is None or started is None:
-        return None
-    return (started + timedelta(minutes=entry.dealt_minute)).isoformat()
+        return None if clock.main_signal_passed(now) else now.isoformat()
+    dealt = dealt_time(match.started_at, entry.dealt_minute)
+    return dealt.isoformat() if dealt else None
 
 
 # -- what a proposal can stand beside -----------------------------------------------------------------
@@ -368,9 +352,7 @@ def _check_next(match: Match, entry: DealEntry, number: int, *, correcting: bool
     clock = running_clock(match)
     if clock is not None and started is None:
         started = clock.started_at
-    minute = None
-    if dealt_at and started is not None:
-        minute = round((datetime.fromisoformat(dealt_at) - started).total_seconds() / 60, 2)
+    minute = minutes_between(started, datetime.fromisoformat(dealt_at)) if dealt_at else None
     entry = replace(entry, number=number, dealt_minute=minute if minute is not None else (None if clock else entry.dealt_minute))
     if correcting:
         entries[number - 1] = replace(entry, dealt_minute=entries[number - 1].dealt_minute)

@@ -41,6 +41,7 @@ from django.views.decorators.cache import never_cache
 
 from scoring.adapters import deal_to_entry
 from scoring.web.client_address import client_address
+from scoring.web.converters import LARGEST_ID
 from scoring.messages import problem_message
 from scoring.forms.protocol import COUNT_FIELDS, SIDES, DealForm
 from scoring.models import TableDeal, TableLink
@@ -62,7 +63,8 @@ FIELDS_WITH_SLOTS = (*(f"{side}_{name}" for side in SIDES for name in COUNT_FIEL
 # What a post may carry: a device-made id, a deal number, a proposal's id.
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 LARGEST_DEAL_NUMBER = 999
-LARGEST_ID_DIGITS = 18
+# A proposal's id is a primary key: the URLs' bound on them (scoring.web.converters).
+LARGEST_ID_DIGITS = len(str(LARGEST_ID))
 
 
 class BadInput(Exception):
@@ -85,26 +87,15 @@ def whole_number(value, *, low: int = 0, high: int = LARGEST_DEAL_NUMBER, requir
 
 
 def record_id(value, *, required: bool = True) -> int | None:
-    return whole_number(value, low=1, high=10**LARGEST_ID_DIGITS - 1, required=required)
+    return whole_number(value, low=1, high=LARGEST_ID, required=required)
 
 
 def form_fields_of(values: dict) -> list[tuple[str, str]]:
     """A proposal's stored values as the deal form posts them, to send them again unchanged."""
-    fields = []
-    for name in DealForm.base_fields:
-        value = values.get(name)
-        if value is None or value == "" or value is False:
-            continue
-        if name.endswith("_melded"):
-            value = "yes" if value else "no"
-        elif value is True:
-            value = "on"
-        fields.append((name, str(value)))
-    for side in SIDES:
-        melded = values.get(f"{side}_melded")
-        if melded is False:
-            fields.append((f"{side}_melded", "no"))
-    return fields
+    initial = DealForm.initial_from_deal(values)
+    # Not `in (None, "", False)`: 0 == False, and 0 card points are written.
+    unset = [name for name, value in initial.items() if value is None or value is False or value == ""]
+    return [(name, "on" if value is True else str(value)) for name, value in initial.items() if name not in unset]
 
 
 def state_context(link: TableLink, state, sides_held) -> dict:

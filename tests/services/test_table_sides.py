@@ -75,13 +75,20 @@ def test_one_sides_code_cannot_agree_or_confirm_for_the_other(setup):
     assert link.away_confirmed_at is None
 
 
-def test_table_confirmation_needs_both_codes(setup):
+def confirmed_by_home_where_both_confirm(setup):
+    """Played to 5000 at the table, in a competition where both teams' confirmations confirm the
+    match, and confirmed by the home team's code."""
     link, match = setup["link"], setup["match"]
     match.competition.table_confirmation = True
     match.competition.save()
     for number in (1, 2, 3):
         propose(link, number, codes=[link.code, link.away_code], both=True)
     table.table_protocol_confirm(link=link, codes=[link.code], side="home")
+    return link, match
+
+
+def test_table_confirmation_needs_both_codes(setup):
+    link, match = confirmed_by_home_where_both_confirm(setup)
     with pytest.raises(PermissionDenied):
         table.table_protocol_confirm(link=link, codes=[link.code, "WRONGCOD"], side="away")
     match.refresh_from_db()
@@ -127,12 +134,7 @@ def test_no_post_changes_a_protocol_after_a_confirmation(setup):
 
 
 def test_a_proposal_waiting_when_a_side_confirmed_is_not_applied(setup):
-    link, match = setup["link"], setup["match"]
-    match.competition.table_confirmation = True
-    match.competition.save()
-    for number in (1, 2, 3):
-        propose(link, number, codes=[link.code, link.away_code], both=True)
-    table.table_protocol_confirm(link=link, codes=[link.code], side="home")
+    link, match = confirmed_by_home_where_both_confirm(setup)
     with pytest.raises(services.MatchStateError):
         propose(link, 3, side="away", kind="correction", entry=f.winning_deal(3), client_id="late")
     table.table_protocol_confirm(link=link, codes=[link.away_code], side="away")

@@ -108,3 +108,12 @@ def test_the_round_at_a_glance_shows_a_tables_last_poll(setup):
     assert link.last_contact_at is None  # no row written by the poll
     rows = table_selectors.round_tables(match.round)
     assert rows[0].last_contact is not None
+
+
+def test_a_conflicts_numbers_are_sent_again_as_typed_zeros_included():
+    from scoring.adapters import entry_to_fields
+    from scoring.views.table import form_fields_of
+
+    fields = dict(form_fields_of(entry_to_fields(f.deal(2, home_cards=0, away_cards=45, end="stock", home_melded=False))))
+    assert (fields["home_cards"], fields["away_cards"], fields["home_melded"]) == ("0", "45", "no")
+    assert "concealed" not in fields and "out" not in fields
