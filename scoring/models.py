@@ -618,6 +618,30 @@ class TeamStanding(models.Model):
         return f"{self.competition} – {self.team}"
 
 
+class RoundPlace(models.Model):
+    """A team's place in its competition's table after a round with a counted result: the
+    competition page's places chart (selectors.history.places_by_round) reads these rows instead of
+    ranking the table again after every round.
+
+    Kept by the services with the standings rows (scoring/services/standings.py), in the same
+    transaction, for the competitions whose chart is drawn (team competitions of up to
+    selectors.history.PLACES_MAX_TEAMS teams)."""
+
+    round = models.ForeignKey(Round, verbose_name=_("round"), on_delete=models.CASCADE, related_name="places")
+    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="+")
+    place = models.PositiveSmallIntegerField(_("place"))
+
+    class Meta:
+        verbose_name = _("place after a round")
+        verbose_name_plural = _("places after a round")
+        constraints = [
+            models.UniqueConstraint(fields=["round", "team"], name="round_place_one_per_team"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round} – {self.team}: {self.place}"
+
+
 class ClubRequest(models.Model):
     """What an invitation and a sign-up request have in common: one club asks, a secretary of the
     other club answers (accepts or declines), and who did which when is kept. Until it is

@@ -16,11 +16,11 @@ from datetime import date, datetime
 from django.db.models import F, Q
 from django.utils import timezone
 
-from scoring.models import Club, Match, Player, Season, Team
+from scoring.engine.standings import swedish_sort_key
+from scoring.models import Club, Match, Player, RoundPlace, Season, Team
 
-from .counting import counted_q, number
+from .counting import number
 from .rating import add_side_totals, final_matches, rating_history
-from .standings import competition_standings
 
 
 @dataclass(frozen=True)
@@ -152,29 +152,36 @@ class CompetitionPlaces:
     team_count: int
 
 
-def places_by_round(competition) -> CompetitionPlaces | None:
-    """Each team's place in the table after each round with a counted result, or None when there
-    are fewer than two such rounds or too many teams to draw."""
-    rounds = sorted(
-        set(
-            Match.objects.filter(competition=competition)
-            .filter(counted_q(competition), round__isnull=False)
-            .values_list("round__number", flat=True)
-        )
-    )
-    # A club night's partnerships change every round: their places say nothing.
+def places_charted(competition) -> bool:
+    """Whether the competition's page draws the places chart, and so whether the services keep its
+    places after each round (RoundPlace): a team competition of up to PLACES_MAX_TEAMS teams (a club
+    night's partnerships change every round: their places say nothing)."""
     if competition.kind == competition.Kind.INDIVIDUAL:
+        return False
+    return competition.teams.count() <= PLACES_MAX_TEAMS
+
+
+def places_by_round(competition) -> CompetitionPlaces | None:
+    """Each team's place in the table after each round with a counted result, as the services keep
+    it (RoundPlace): two queries however many rounds were played. None when there are fewer than
+    two such rounds or no chart is drawn (places_charted)."""
+    if not places_charted(competition):
         return None
-    if len(rounds) < 2 or competition.teams.count() > PLACES_MAX_TEAMS:
+    rows = RoundPlace.objects.filter(round__competition=competition).values_list(
+        "round__number", "team_id", "team__name", "place"
+    )
+    rounds = sorted({round_number for round_number, _team, _name, _place in rows})
+    if len(rounds) < 2:
         return None
-    tables = [competition_standings(competition, up_to_round=number) for number in rounds]
+    column = {round_number: index for index, round_number in enumerate(rounds)}
     places: dict[int, list[int | None]] = {}
     names: dict[int, str] = {}
-    for index, rows in enumerate(tables):
-        for row in rows:
-            names[row.record.team_id] = row.record.name
-            places.setdefault(row.record.team_id, [None] * len(rounds))[index] = row.rank
-    order = [row.record.team_id for row in tables[-1]]
+    for round_number, team_id, name, place in rows:
+        names[team_id] = name
+        places.setdefault(team_id, [None] * len(rounds))[column[round_number]] = place
+    # In the order of the latest table: teams sharing a place stand in name order (rank_teams).
+    last = column[rounds[-1]]
+    order = sorted(places, key=lambda team_id: (places[team_id][last] or len(places), swedish_sort_key(names[team_id])))
     return CompetitionPlaces(
         rounds=rounds,
         teams=[TeamPlaces(team_id=pk, name=names[pk], places=places[pk]) for pk in order],

@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.individual import BuchholzRecord, buchholz
+from scoring.engine.places import RoundResult, tables_after_each_round
 from scoring.engine.rules import PointsRules
 from scoring.engine.standings import METRICS, HeadToHeadResult, StandingRow, TeamRecord, rank_teams
 from scoring.models import Bye, Competition, Match, Team, TeamStanding
@@ -174,6 +175,38 @@ def stored_team_records(competition: Competition) -> list[TeamRecord]:
         records[team_id] = {"name": name, "played": played, "won": won, "drawn": drawn, "lost": lost,
                             "points": points, "for": card_for, "against": card_against}
     return _as_records(records, [team_id for team_id, _name in teams])
+
+
+def tables_by_round(competition: Competition) -> dict[int, list[StandingRow]]:
+    """The table after each round with a counted result, by round number, ranked by the engine
+    (engine.places) from the counted results of the competition's rounds: three queries however
+    many rounds were played. The services store the places (RoundPlace, services.standings_refresh);
+    each table equals competition_standings(up_to_round=n)."""
+    points_rules = competition.points_rules
+    names = dict(Team.objects.filter(competitions=competition).values_list("id", "name"))
+    entered = list(names)
+    results = []
+    rows = _counted_matches(competition, None, False).filter(round__isnull=False).values_list(
+        "round__number", "home_team_id", "home_team__name", "away_team_id", "away_team__name", "winner",
+        "home_points", "away_points", "home_for", "home_against", "away_for", "away_against",
+    ).order_by()
+    for round_number, home_id, home_name, away_id, away_name, winner, *figures in rows:
+        names.setdefault(home_id, home_name)
+        names.setdefault(away_id, away_name)
+        home_points, away_points, home_for, home_against, away_for, away_against = figures
+        results.append(RoundResult(
+            round_number=round_number, home_id=home_id, away_id=away_id, winner=winner,
+            home_points=number(home_points), away_points=number(away_points), home_for=home_for or 0,
+            home_against=home_against or 0, away_for=away_for or 0, away_against=away_against or 0,
+        ))  # fmt: skip
+    byes = []
+    if points_rules.bye == "win":
+        for round_number, team_id, name in Bye.objects.filter(round__competition=competition).values_list(
+            "round__number", "team_id", "team__name"
+        ):
+            names.setdefault(team_id, name)
+            byes.append((round_number, team_id))
+    return tables_after_each_round(names, entered, results, points_rules, byes)
 
 
 def competition_standings(

@@ -10,13 +10,18 @@ again from the matches with the same aggregates a table after an earlier round u
 queries over one competition's matches, in the writer's transaction, so the rows are never seen
 out of step with the results. The match services call it only when the match's part in the table
 changed (`standing_part`): a deal recorded in a match still being played changes nothing there.
+
+With the rows it keeps each team's place after each round (RoundPlace) for the competitions whose
+page draws the places chart (selectors.history.places_charted): ranked by the engine from the
+counted results (selectors.standings.tables_by_round), three queries however many rounds, and only
+the places that differ are written.
 """
 
 from __future__ import annotations
 
 from decimal import Decimal
 
-from scoring.models import Competition, Match, TeamStanding
+from scoring.models import Competition, Match, RoundPlace, TeamStanding
 from scoring.selectors.counting import counts
 
 
@@ -57,3 +62,41 @@ def standings_refresh(*, competition: Competition) -> None:
         TeamStanding.objects.bulk_update(changed, list(COUNTED_FIGURES))
     if created:
         TeamStanding.objects.bulk_create(created)
+    places_refresh(competition=competition)
+
+
+def places_refresh(*, competition: Competition) -> None:
+    """Make the competition's stored places after each round equal to its tables after each round
+    (none where no chart is drawn). Runs in the caller's transaction, as standings_refresh."""
+    from scoring.selectors.history import places_charted
+    from scoring.selectors.standings import tables_by_round
+
+    places = RoundPlace.objects.filter(round__competition=competition)
+    if not places_charted(competition):
+        places.delete()
+        return
+    wanted = {
+        (round_number, row.record.team_id): row.rank
+        for round_number, rows in tables_by_round(competition).items()
+        for row in rows
+    }
+    stored = {
+        (round_number, team_id): (pk, place)
+        for pk, round_number, team_id, place in places.values_list("pk", "round__number", "team_id", "place")
+    }
+    changed, created = [], []
+    rounds = None
+    for key, place in wanted.items():
+        pk, stored_place = stored.pop(key, (None, None))
+        if pk is None:
+            if rounds is None:
+                rounds = dict(competition.rounds.values_list("number", "id"))
+            created.append(RoundPlace(round_id=rounds[key[0]], team_id=key[1], place=place))
+        elif stored_place != place:
+            changed.append(RoundPlace(pk=pk, place=place))
+    if stored:  # a round no longer counted, or a team gone
+        RoundPlace.objects.filter(pk__in=[pk for pk, _place in stored.values()]).delete()
+    if changed:
+        RoundPlace.objects.bulk_update(changed, ["place"])
+    if created:
+        RoundPlace.objects.bulk_create(created)
