@@ -23,7 +23,7 @@ from scoring.engine.match import MatchState
 from scoring.engine.rules import RuleSet
 from scoring.formatting import iso_date
 from scoring.models import Match, Team
-from scoring.selectors.protocols import end_text, match_protocol, result_text, status_text
+from scoring.selectors.protocols import ProtocolDeal, end_text, match_protocol, result_text, status_text
 from scoring.protocol_layout import paper_columns
 from scoring.site_address import absolute_reverse, site_url
 
@@ -186,47 +186,6 @@ def opening_table(rules: RuleSet) -> list[OpeningStep]:
 # -- the played protocol ------------------------------------------------------------------------
 
 
-@dataclass
-class SideCells:
-    """One side's numbers of a deal as the paper prints them (the template formats them)."""
-
-    min_before: int
-    cards: int
-    canastas: int
-    red_threes: int
-    going_out: int
-    penalties: int
-    score: int
-    total: int
-    # The counts as typed from the paper (scoring.protocol_layout): canastas and red threes.
-    natural: int = 0
-    mixed: int = 0
-    red3: int = 0
-
-    def cell(self, key: str) -> int:
-        """The number in the protocol column `key` (scoring.protocol_layout.COLUMNS)."""
-        return {
-            "min": self.min_before, "cards": self.cards, "natural": self.natural, "mixed": self.mixed,
-            "red3": self.red3, "out": self.going_out, "penalty": self.penalties, "score": self.score,
-            "total": self.total,
-        }[key]  # fmt: skip
-
-
-@dataclass
-class ProtocolRow:
-    number: int
-    home: SideCells
-    away: SideCells
-    end: str
-    end_short: str
-    # The minute of the match it was dealt, where the protocol recorded one (docs/protocol-file.md, "Rows and columns": `dealt`).
-    dealt_minute: float | None = None
-
-    @property
-    def sides(self) -> tuple[SideCells, SideCells]:
-        return (self.home, self.away)
-
-
 def deal_end_labels() -> dict[str, tuple[str, str]]:
     """How a deal ended: (one letter for the table, words for the legend)."""
     return {
@@ -236,31 +195,14 @@ def deal_end_labels() -> dict[str, tuple[str, str]]:
     }
 
 
-def _side_cells(replayed, side: str) -> SideCells:
-    score = replayed.score.side(side)
-    entry = replayed.entry.side(side)
-    return SideCells(
-        min_before=replayed.min_before(side),
-        cards=score.cards,
-        canastas=score.canastas,
-        red_threes=score.red_threes,
-        going_out=score.going_out,
-        penalties=score.penalties,
-        score=score.score,
-        total=replayed.total(side),
-        natural=entry.natural,
-        mixed=entry.mixed,
-        red3=entry.red3,
-    )
-
-
 @dataclass
 class ProtocolDocument:
     """The played protocol as the official PDF prints it. `remarks` are the read model's notes
     (selectors.protocols.MatchProtocol.notes), worded as every page words them."""
 
     header: ProtocolHeader
-    rows: list[ProtocolRow]
+    rows: tuple[ProtocolDeal, ...]  # the read model's deals (selectors.protocols), as the screen shows them
+    end_letters: dict[str, str]  # a deal's end ("out", "stock", "clock") as the table's one letter
     show_red_threes: bool
     columns: tuple  # a side's columns (scoring.protocol_layout.paper_columns)
     state: MatchState
@@ -307,24 +249,12 @@ def protocol_document(match: Match) -> ProtocolDocument:
     state = read.state
     rules = state.rules
     labels = deal_end_labels()
-    rows = []
-    for replayed in state.deals:
-        end = replayed.entry.effective_end
-        rows.append(
-            ProtocolRow(
-                number=replayed.number,
-                home=_side_cells(replayed, "home"),
-                away=_side_cells(replayed, "away"),
-                end=end,
-                end_short=labels.get(end, (end, end))[0],
-                dealt_minute=replayed.entry.dealt_minute,
-            )
-        )
     home_total, away_total = read.home_total, read.away_total
     counted = match.home_for is not None and match.away_for is not None
     return ProtocolDocument(
         header=protocol_header(match, rules),
-        rows=rows,
+        rows=read.deals,
+        end_letters={end: letter for end, (letter, words) in labels.items()},
         show_red_threes=rules.red_three != 0,
         columns=paper_columns(rules),
         state=state,

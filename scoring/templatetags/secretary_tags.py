@@ -91,14 +91,16 @@ def canasta_points(form, side: str) -> dict:
 
 @register.filter
 def paper_cell(side, key: str):
-    """One side's value in the column `key` of a deal row (selectors.protocols.ProtocolSide):
-    counts as typed, going out as its bonus, the engine's numbers for the rest."""
-    if hasattr(side, "cell"):  # a printed protocol's numbers (scoring.exports.documents.SideCells)
-        return side.cell(key)
+    """One side's value in the column `key` of a deal row (selectors.protocols.ProtocolSide), the
+    same on the screen and the printed protocol: counts as typed, going out as its bonus and the
+    penalty as the deduction the engine makes (docs/rules.md, "Scoring one deal"), the engine's
+    numbers for the rest."""
     if key == "min":
         return side.min_before
     if key == "out":
         return side.breakdown.going_out
+    if key == "penalty":
+        return side.breakdown.penalties
     return getattr(side, key)
 
 

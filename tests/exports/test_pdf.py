@@ -18,19 +18,11 @@ from scoring.services import match_forfeit, table_link_issue
 from tests import factories as f
 
 from tests.support.readers import (
-    number, overlapping_words, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, pdf_words, squeeze,
-    words_on_side,
+    number, overlapping_words, pdf_fonts, pdf_info, pdf_page_count, pdf_pages, pdf_text, pdf_words, row_line,
+    squeeze, words_on_side,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def row_line(text: str, first: int) -> str:
-    """The printed line of a table row that starts with `first` (a deal or a rank), spaces squeezed."""
-    for line in text.splitlines():
-        if re.match(rf"\s*{first}(\s|$)", line):
-            return squeeze(line)
-    raise AssertionError(f"no row starting with {first} in:\n{text}")
 
 
 def printed_deal(deal) -> str:

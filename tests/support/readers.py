@@ -23,6 +23,14 @@ def squeeze(text: str) -> str:
     return " ".join(text.split())
 
 
+def row_line(text: str, first: int) -> str:
+    """The printed line of a table row that starts with `first` (a deal or a rank), spaces squeezed."""
+    for line in text.splitlines():
+        if re.match(rf"\s*{first}(\s|$)", line):
+            return squeeze(line)
+    raise AssertionError(f"no row starting with {first} in:\n{text}")
+
+
 def _run(program: str, data: bytes, *args: str) -> str:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "document.pdf"

@@ -10,7 +10,9 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.formatting import format_points
+from scoring.exports.pdf import match_protocol_pdf
 from tests.factories import deal, make_match, protocol_setup, winning_deal
+from tests.support.readers import pdf_text, row_line, squeeze
 
 pytestmark = pytest.mark.django_db
 
@@ -29,8 +31,8 @@ def deal_numbers_row(html: str, number: int) -> list[str]:
 
 def test_every_deal_shows_the_paper_columns_of_both_sides(client, league):
     """Per side, as the paper protocol keeps them (scoring.protocol_layout; sv-tavling counts no red
-    threes): minimum, card points, natural and mixed canastas, going out, penalty (empty when none),
-    deal score, running total."""
+    threes): minimum, card points, natural and mixed canastas, going out, penalty as the deduction it
+    makes (empty when none), deal score, running total: the printed protocol's row, cell for cell."""
     match = league["played"]
     html = protocol_html(client, match)
 
@@ -49,7 +51,7 @@ def test_every_deal_shows_the_paper_columns_of_both_sides(client, league):
                 str(getattr(stored, f"{side}_natural") or ""),
                 str(getattr(stored, f"{side}_mixed") or ""),
                 str(bonus or ""),
-                format_points(penalty) if penalty else "",
+                format_points(-penalty) if penalty else "",
                 format_points(getattr(stored, f"{side}_score")),
                 format_points(getattr(stored, f"{side}_total")),
             ]
@@ -59,7 +61,20 @@ def test_every_deal_shows_the_paper_columns_of_both_sides(client, league):
     assert deal_numbers_row(html, 8)[16] == "3\u202f720"
     # Deal 2: the away side went out concealed (200) with one natural canasta; deal 4: a penalty of 100.
     assert deal_numbers_row(html, 2)[9:17] == ["15", "120", "1", "", "200", "", "820", "780"]
-    assert deal_numbers_row(html, 4)[9:17] == ["50", "\u221220", "", "", "", "100", "\u2212120", "1\u202f310"]
+    assert deal_numbers_row(html, 4)[9:17] == ["50", "\u221220", "", "", "", "\u2212100", "\u2212120", "1\u202f310"]
+
+
+def test_the_printed_protocol_shows_each_deal_as_the_page_does(client, league):
+    """The PDF's deal rows are drawn from the same read model and cells as the match page: every
+    number of every row is the same, the penalty included (a deduction on both)."""
+    match = league["played"]
+    html = protocol_html(client, match)
+    text = pdf_text(match_protocol_pdf(match).content)
+
+    for number in range(1, 9):
+        on_the_page = squeeze(" ".join(deal_numbers_row(html, number)).replace("\u2212", "-"))
+        printed = row_line(text, number)
+        assert printed.rsplit(" ", 1)[0] == on_the_page  # the printed row ends with the deal's end letter
 
 
 def test_the_end_of_the_match_and_the_winner(client, league):
