@@ -60,20 +60,26 @@ def add_side_totals(totals: dict, matches: QuerySet[Match], side: str, group: F)
         total["cards"] += row["cards"] or 0
 
 
-def rated_matches() -> QuerySet[Match]:
-    """The matches the rating is computed from, in the order they were played."""
+def in_played_order(matches: QuerySet[Match]) -> QuerySet[Match]:
+    """`matches` in the order they were played (the rating's order, and a run of wins')."""
     return (
-        final_matches()
-        .exclude(status=S.VOID)
-        .exclude(end__in=NOT_PLAYED_AT_TABLE)
-        .filter(winner__in=("home", "away", "draw"))
-        .annotate(played_at=Coalesce("started_at", "scheduled_start", "submitted_at", "confirmed_at"))
+        matches.annotate(played_at=Coalesce("started_at", "scheduled_start", "submitted_at", "confirmed_at"))
         # Without a recorded time (a result typed in afterwards), the round's day, then the
         # season and the round say which came first.
         .order_by(
             F("played_at").asc(nulls_last=True), F("round__date").asc(nulls_last=True),
             "competition__season", "round__number", "table", "id",
         )
+    )
+
+
+def rated_matches() -> QuerySet[Match]:
+    """The matches the rating is computed from, in the order they were played."""
+    return in_played_order(
+        final_matches()
+        .exclude(status=S.VOID)
+        .exclude(end__in=NOT_PLAYED_AT_TABLE)
+        .filter(winner__in=("home", "away", "draw"))
     )
 
 

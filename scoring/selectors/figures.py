@@ -1,0 +1,405 @@
+"""Canasta figures: what the deals of the confirmed protocols tell of a player, a pair (team), a club
+or a competition, per season and over all seasons, beside the same figures of the field
+(docs/figures.md says how each is defined).
+
+Every figure is counted from one side of a deal (a *side-deal*): the pair's own columns of the
+protocol, the canastas, red threes, going out and the deal score the engine computed and the
+services stored (`Deal.home_score`, ...). Which results count is selectors.counting's `final_q`,
+as for the ranking lists and the season figures: confirmed protocols (or, where a competition asks
+no confirmation, finished ones) of public competitions; a walk over has no deals and counts for no
+figure here.
+
+The database adds up: one aggregate query per side of the table (home, away), grouped by season and
+month (a player, pair or club) or by round and by team (a competition), returns sums, counts and
+sums of squares; Python only adds the two sides' rows together and divides. The number of queries
+does not grow with the number of matches or deals. A club's pairs may meet each other: each side of
+such a deal is the club's, and counts once for each side, as both sides count in the club's season
+figures (selectors.history).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from datetime import date
+
+from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
+from django.db.models.functions import Coalesce, TruncDate, TruncMonth
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.standings import swedish_sort_key
+from scoring.models import Club, Competition, Deal, Match, Player, Team
+
+from .counting import final_q
+
+SIDES = ("home", "away")
+# Deal scores are counted in bands for the spread's chart: below 0, then 500 points wide from 0 to
+# 3 000, then 3 000 and more. Each band is its lower bound (None: every score below the next).
+SCORE_BANDS: tuple[int | None, ...] = (None, 0, 500, 1000, 1500, 2000, 2500, 3000)
+# Red threes are counted per deal only where the rule set the match was played under counts them
+# (docs/rules.md, "Red-three points"): elsewhere they need not be written, and a deal without them
+# says nothing.
+RED_THREES_COUNT = Q(match__rules_snapshot__red_three__gt=0)
+# The deal that took a match to its target is its last (reaching the target ends it, docs/rules.md
+# "The end of a match"); its minute is known when the protocol has the match's start and the
+# minute that deal was dealt.
+TARGET_DEAL = Q(
+    match__end=Match.End.TARGET, number=F("match__deal_count"),
+    match__started_at__isnull=False, dealt_at__isnull=False,
+)
+MINUTE_OF_DEAL = ExpressionWrapper(F("dealt_at") - F("match__started_at"), output_field=DurationField())
+
+COUNT, RATIO, SHARE, POINTS, MINUTE = "count", "ratio", "share", "points", "minute"
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure as the pages, the workbook and the JSON name it: `key` is the property of
+    `Figures` and the JSON key, `kind` how it is written (scoring.formatting.figure_text)."""
+
+    key: str
+    label: str
+    kind: str
+
+    @property
+    def compared(self) -> bool:
+        """Whether the field's value stands beside it (an average; a count of the field's matches
+        says nothing of a pair)."""
+        return self.kind != COUNT
+
+
+FIGURES = (
+    Figure("matches", _("Matches"), COUNT),
+    Figure("deals", _("Deals"), COUNT),
+    Figure("deals_per_match", _("Deals per match"), RATIO),
+    Figure("natural_per_deal", _("Natural canastas per deal"), RATIO),
+    Figure("mixed_per_deal", _("Mixed canastas per deal"), RATIO),
+    Figure("went_out_share", _("Went out, share of deals"), SHARE),
+    Figure("concealed_share", _("Went out concealed, share of deals"), SHARE),
+    Figure("red_threes_per_deal", _("Red threes per deal"), RATIO),
+    Figure("average_score", _("Average deal score"), POINTS),
+    Figure("score_spread", _("Spread of the deal scores"), POINTS),
+    Figure("clock_share", _("Matches ended by the clock"), SHARE),
+    Figure("target_share", _("Matches ended at 5000"), SHARE),
+    Figure("target_minute", _("Minute the deal to 5000 was dealt"), MINUTE),
+)
+
+
+def _ratio(part: float, whole: float) -> float | None:
+    return part / whole if whole else None
+
+
+@dataclass(frozen=True)
+class Figures:
+    """The sums over a set of side-deals, and the figures made from them. Sums add up (`+`): a
+    season's two sides, a year's seasons, a competition's teams."""
+
+    matches: int = 0
+    deals: int = 0
+    natural: int = 0
+    mixed: int = 0
+    went_out: int = 0
+    concealed: int = 0
+    red_threes: int = 0
+    red_three_deals: int = 0  # side-deals under rules that count red threes
+    score: int = 0
+    score_squares: int = 0
+    clock_ends: int = 0
+    target_ends: int = 0
+    target_minutes: float = 0.0  # the minutes of the deals to the target, summed
+    timed_targets: int = 0  # matches ended at the target whose minute is known
+    score_bands: tuple[int, ...] = field(default=(0,) * len(SCORE_BANDS))
+
+    def __add__(self, other: Figures) -> Figures:
+        values = {f.name: getattr(self, f.name) + getattr(other, f.name) for f in fields(self) if f.name != "score_bands"}
+        bands = tuple(a + b for a, b in zip(self.score_bands, other.score_bands))
+        return Figures(**values, score_bands=bands)
+
+    @property
+    def deals_per_match(self) -> float | None:
+        return _ratio(self.deals, self.matches)
+
+    @property
+    def natural_per_deal(self) -> float | None:
+        return _ratio(self.natural, self.deals)
+
+    @property
+    def mixed_per_deal(self) -> float | None:
+        return _ratio(self.mixed, self.deals)
+
+    @property
+    def canastas_per_deal(self) -> float | None:
+        return _ratio(self.natural + self.mixed, self.deals)
+
+    @property
+    def went_out_share(self) -> float | None:
+        return _ratio(self.went_out, self.deals)
+
+    @property
+    def concealed_share(self) -> float | None:
+        return _ratio(self.concealed, self.deals)
+
+    @property
+    def red_threes_per_deal(self) -> float | None:
+        return _ratio(self.red_threes, self.red_three_deals)
+
+    @property
+    def average_score(self) -> float | None:
+        return _ratio(self.score, self.deals)
+
+    @property
+    def score_spread(self) -> float | None:
+        """The standard deviation of the deal scores (of all of them: the population's)."""
+        if not self.deals:
+            return None
+        mean = self.score / self.deals
+        return math.sqrt(max(0.0, self.score_squares / self.deals - mean * mean))
+
+    @property
+    def clock_share(self) -> float | None:
+        return _ratio(self.clock_ends, self.matches)
+
+    @property
+    def target_share(self) -> float | None:
+        return _ratio(self.target_ends, self.matches)
+
+    @property
+    def target_minute(self) -> float | None:
+        return _ratio(self.target_minutes, self.timed_targets)
+
+    def value(self, key: str) -> float | int | None:
+        return getattr(self, key)
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        """Every figure by its key, as numbers (the JSON of `manage.py figures`)."""
+        return {figure.key: self.value(figure.key) for figure in FIGURES}
+
+
+NO_FIGURES = Figures()
+
+
+def band_q(side: str, index: int) -> Q:
+    low = SCORE_BANDS[index]
+    high = SCORE_BANDS[index + 1] if index + 1 < len(SCORE_BANDS) else None
+    q = Q() if low is None else Q(**{f"{side}_score__gte": low})
+    return q & Q(**{f"{side}_score__lt": high}) if high is not None else q
+
+
+def counted_deals() -> QuerySet[Deal]:
+    """The deals of final results of public competitions (selectors.counting.final_q)."""
+    return Deal.objects.filter(final_q("match__"), match__competition__is_public=True)
+
+
+def side_sums(deals: QuerySet[Deal], side: str, where: Q, **group) -> list[tuple[dict, Figures]]:
+    """One query: the sums of `side`'s half of the deals `where` says are its own, grouped by the
+    `group` expressions (name=expression); a list of (the group's values, Figures)."""
+    rows = (
+        deals.filter(where)
+        .values(**group)
+        .annotate(
+            f_deals=Count("id"),
+            f_matches=Count("match", distinct=True),
+            f_natural=Coalesce(Sum(f"{side}_natural"), 0),
+            f_mixed=Coalesce(Sum(f"{side}_mixed"), 0),
+            f_went_out=Count("id", filter=Q(out=side)),
+            f_concealed=Count("id", filter=Q(out=side, concealed=True)),
+            f_red_threes=Coalesce(Sum(f"{side}_red3", filter=RED_THREES_COUNT), 0),
+            f_red_three_deals=Count("id", filter=RED_THREES_COUNT),
+            f_score=Coalesce(Sum(f"{side}_score"), 0),
+            f_score_squares=Coalesce(Sum(F(f"{side}_score") * F(f"{side}_score")), 0),
+            f_clock_ends=Count("match", distinct=True, filter=Q(match__end=Match.End.CLOCK)),
+            f_target_ends=Count("match", distinct=True, filter=Q(match__end=Match.End.TARGET)),
+            f_target_minutes=Sum(MINUTE_OF_DEAL, filter=TARGET_DEAL),
+            f_timed_targets=Count("id", filter=TARGET_DEAL),
+            **{f"f_band{index}": Count("id", filter=band_q(side, index)) for index in range(len(SCORE_BANDS))},
+        )
+        .order_by()
+    )
+    result = []
+    for row in rows:
+        minutes = row.pop("f_target_minutes")
+        bands = tuple(row.pop(f"f_band{index}") for index in range(len(SCORE_BANDS)))
+        values = {key[2:]: row.pop(key) for key in list(row) if key.startswith("f_")}
+        result.append((row, Figures(
+            **values, score_bands=bands,
+            target_minutes=minutes.total_seconds() / 60 if minutes is not None else 0.0,
+        )))  # fmt: skip
+    return result
+
+
+def both_sides(deals: QuerySet[Deal], where, **group) -> dict[tuple, Figures]:
+    """side_sums of both sides (two queries) added up by group: `where(side)` is the Q of a side's
+    own deals. Keyed by the tuple of the group's values, in the order `group` names them."""
+    totals: dict[tuple, Figures] = {}
+    for side in SIDES:
+        for key, figures in side_sums(deals, side, where(side), **group):
+            key = tuple(key[name] for name in group)
+            totals[key] = totals.get(key, NO_FIGURES) + figures
+    return totals
+
+
+# -- a player, a pair, a club: season by season, beside the federation -------------------------
+
+SEASON = F("match__competition__season")
+# The day a match was played: its round's, or the day it started.
+MATCH_DAY = Coalesce("match__round__date", TruncDate("match__started_at"), output_field=DateField())
+MONTH = TruncMonth(MATCH_DAY, output_field=DateField())
+
+
+@dataclass(frozen=True)
+class FiguresRow:
+    """A season's figures (`season` None: over all seasons) and the field's beside them."""
+
+    season: str | None
+    own: Figures
+    field: Figures
+
+
+@dataclass(frozen=True)
+class MonthFigures:
+    month: date
+    own: Figures
+    field: Figures
+
+
+@dataclass(frozen=True)
+class SubjectFigures:
+    """The figures section of a player's, pair's or club's page: all seasons first, then each
+    season newest first; the latest season month by month (the chart of canastas per deal)."""
+
+    kind: str  # "player", "team", "club"
+    subject: Player | Team | Club
+    rows: list[FiguresRow]
+    chart_season: str | None
+    months: list[MonthFigures]
+
+    @property
+    def total(self) -> FiguresRow:
+        return self.rows[0]
+
+    @property
+    def seasons(self) -> list[FiguresRow]:
+        return self.rows[1:]
+
+    @property
+    def has_deals(self) -> bool:
+        return bool(self.total.own.deals)
+
+
+def _own(kind: str, subject) -> Callable[[str], Q]:
+    def where(side: str) -> Q:
+        team = f"match__{side}_team"
+        if kind == "player":
+            return Q(**{f"{team}__player_one": subject}) | Q(**{f"{team}__player_two": subject})
+        if kind == "team":
+            return Q(**{team: subject})
+        return Q(**{f"{team}__club": subject})
+
+    return where
+
+
+def _everyone(side: str) -> Q:
+    return Q()
+
+
+def subject_figures(kind: str, subject: Player | Team | Club) -> SubjectFigures:
+    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): four queries."""
+    deals = counted_deals()
+    own = both_sides(deals, _own(kind, subject), season=SEASON, month=MONTH)
+    field = both_sides(deals, _everyone, season=SEASON, month=MONTH)
+    by_season: dict[str, Figures] = {}
+    field_by_season: dict[str, Figures] = {}
+    for (season, _month), figures in own.items():
+        by_season[season] = by_season.get(season, NO_FIGURES) + figures
+    for (season, _month), figures in field.items():
+        field_by_season[season] = field_by_season.get(season, NO_FIGURES) + figures
+    seasons = sorted(by_season, reverse=True)
+    rows = [FiguresRow(None, sum(by_season.values(), NO_FIGURES), sum(field_by_season.values(), NO_FIGURES))]
+    rows += [FiguresRow(season, by_season[season], field_by_season.get(season, NO_FIGURES)) for season in seasons]
+    latest = seasons[0] if seasons else None
+    months = sorted(
+        (
+            MonthFigures(month, figures, field.get((season, month), NO_FIGURES))
+            for (season, month), figures in own.items()
+            if season == latest and month is not None
+        ),
+        key=lambda row: row.month,
+    )
+    return SubjectFigures(kind=kind, subject=subject, rows=rows, chart_season=latest, months=months)
+
+
+def player_figures(player: Player) -> SubjectFigures:
+    """A player's figures: the deals of the pairs he played in (a substitute's are not his, as in
+    the ranking lists: the protocol does not say whom he replaced)."""
+    return subject_figures("player", player)
+
+
+def team_figures(team: Team) -> SubjectFigures:
+    return subject_figures("team", team)
+
+
+def club_figures(club: Club) -> SubjectFigures:
+    """A club's figures: the deals of its pairs."""
+    return subject_figures("club", club)
+
+
+# -- a competition: round by round, and pair by pair beside the competition -----------------------
+
+
+@dataclass(frozen=True)
+class RoundFigures:
+    number: int
+    figures: Figures
+
+
+@dataclass(frozen=True)
+class TeamFigures:
+    team_id: int
+    name: str
+    figures: Figures
+
+
+@dataclass(frozen=True)
+class CompetitionFigures:
+    """A competition's figures, round by round (the chart of canastas per deal), and its pairs'
+    when asked for, beside the competition's own (the field)."""
+
+    competition: Competition
+    total: Figures
+    rounds: list[RoundFigures]
+    teams: list[TeamFigures]
+
+    @property
+    def has_deals(self) -> bool:
+        return bool(self.total.deals)
+
+
+def competition_deals(competition: Competition) -> QuerySet[Deal]:
+    """The deals of the competition's final results (its page is its organiser's to show)."""
+    return Deal.objects.filter(final_q("match__"), match__competition=competition)
+
+
+def competition_figures(competition: Competition, *, teams: bool = False) -> CompetitionFigures:
+    """Two queries (round by round); with `teams`, two more (pair by pair) and one for their names."""
+    deals = competition_deals(competition)
+    by_round = both_sides(deals, _everyone, round_number=F("match__round__number"))
+    total = sum(by_round.values(), NO_FIGURES)
+    rounds = [RoundFigures(number, figures) for (number,), figures in sorted(by_round.items(), key=_round_key) if number]
+    team_rows: list[TeamFigures] = []
+    if teams:
+        by_team: dict[int, Figures] = {}
+        for side in SIDES:
+            for key, figures in side_sums(deals, side, Q(), team=F(f"match__{side}_team")):
+                by_team[key["team"]] = by_team.get(key["team"], NO_FIGURES) + figures
+        names = dict(Team.objects.filter(pk__in=by_team).values_list("pk", "name"))
+        team_rows = sorted(
+            (TeamFigures(pk, names[pk], figures) for pk, figures in by_team.items()),
+            key=lambda row: swedish_sort_key(row.name),
+        )
+    return CompetitionFigures(competition=competition, total=total, rounds=rounds, teams=team_rows)
+
+
+def _round_key(item) -> int:
+    (number,), _figures = item
+    return number or 0
