@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.standings import swedish_sort_key
 from scoring.models import Invitation, Player
 
-from .schedules import DateInput, TimeInput
+from .dates import round_date_field, start_time_field
 
 
 class PlayerChoiceField(forms.ModelMultipleChoiceField):
@@ -41,13 +40,10 @@ class SignupForm(forms.Form):
 
 
 class IndividualRoundForm(forms.Form):
-    date = forms.DateField(
-        label=_("Date of the round"), widget=DateInput(), required=False,
-        help_text=_("Empty: the date of the previous round, or today."),
-        error_messages={"invalid": _("Write the date as 2026-09-14.")},
+    date = round_date_field(
+        _("Date of the round"), required=False, help_text=_("Empty: the date of the previous round, or today.")
     )
-    start_time = forms.TimeField(label=_("Start time"), required=False, widget=TimeInput(),
-                                 help_text=_("Optional; for example 18:30."))
+    start_time = start_time_field()
     seed = forms.IntegerField(
         label=_("Draw number"), required=False, min_value=0, max_value=2**62,
         help_text=_("Round one only. Empty: a new draw by lot. The same number drawn again gives the same pairs."),
@@ -55,6 +51,5 @@ class IndividualRoundForm(forms.Form):
 
     def __init__(self, *args, first_round: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["date"].initial = timezone.localdate()
         if not first_round:
             del self.fields["seed"]  # later rounds follow the table, not a draw

@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 from scoring.models import Club, ClubTableOrder, Competition, Match, Player, Round, Team
 from scoring.selectors.names import order_by_name
 
+from .dates import UNREADABLE_DATE, DateInput
+
 
 class UserChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, user):
@@ -78,6 +80,14 @@ class TeamForm(forms.ModelForm):
         empty_label=_("(no captain)"),
     )
 
+    reserves = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(),
+        required=False,
+        label=_("Reserves"),
+        widget=forms.CheckboxSelectMultiple,
+        help_text=_("Players of the club who may play for the team besides its pair. Optional."),
+    )
+
     class Meta:
         model = Team
         fields = ["name", "player_one", "player_two", "captain"]
@@ -102,6 +112,13 @@ class TeamForm(forms.ModelForm):
         self.fields["player_one"].choices = ordered
         self.fields["player_two"].choices = ordered
         self.fields["captain"].queryset = self.captain_candidates(club, self.instance.captain_id)
+        reserves = self.instance.reserves.all() if self.instance.pk else Player.objects.none()
+        self.fields["reserves"].queryset = Player.objects.filter(club=club).filter(
+            Q(archived=False) | Q(pk__in=reserves.values("pk"))).order_by("name")
+        self.fields["reserves"].choices = [(player.pk, player_label(player)) for player in order_by_name(
+            self.fields["reserves"].queryset)]
+        if self.instance.pk:
+            self.initial.setdefault("reserves", [player.pk for player in reserves])
 
     @staticmethod
     def captain_candidates(club: Club, current_id: int | None):
@@ -149,6 +166,11 @@ class CompetitionForm(forms.ModelForm):
             "is_public",
             "has_club_table",
             "club_table_order",
+            "team_players_min",
+            "team_players_max",
+            "one_team_per_player",
+            "moves_need_approval",
+            "reminder_days",
             "teams",
         ]
         error_messages = {
@@ -175,20 +197,35 @@ class CompetitionForm(forms.ModelForm):
         )
         # Only a series with a club table needs it: a form sent without it keeps the usual order.
         self.fields["club_table_order"].required = False
+        # The enrolment rules (services.enrolment): a form sent without them keeps a pair per team.
+        self.fields["team_players_min"].required = False
+        self.fields["team_players_min"].min_value = 1
+        self.fields["team_players_min"].help_text = _("2 for pairs. The pair and its reserves count.")
+        self.fields["one_team_per_player"].help_text = _("Otherwise a player may play for two teams in it.")
+        self.fields["moves_need_approval"].help_text = _(
+            "When both teams agree to move a match to another day, the organiser approves it before it moves."
+        )
 
     def clean_club_table_order(self):
         return self.cleaned_data.get("club_table_order") or ClubTableOrder.POINTS_CARDS
+
+    def clean_team_players_min(self):
+        return self.cleaned_data.get("team_players_min") or 2
+
+    def clean(self):
+        data = super().clean()
+        low, high = data.get("team_players_min"), data.get("team_players_max")
+        if low and high and high < low:
+            self.add_error("team_players_max", _("The most players in a team cannot be fewer than the fewest."))
+        return data
 
 
 class RoundForm(forms.ModelForm):
     class Meta:
         model = Round
         fields = ["number", "date"]
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
-        error_messages = {
-            "number": {"required": _("Write the round's number.")},
-            "date": {"invalid": _("Write a date, for example 2026-10-14.")},
-        }
+        widgets = {"date": DateInput()}
+        error_messages = {"number": {"required": _("Write the round's number.")}, "date": {"invalid": UNREADABLE_DATE}}
 
     def __init__(self, *args, competition: Competition, **kwargs):
         super().__init__(*args, **kwargs)

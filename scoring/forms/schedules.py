@@ -4,24 +4,11 @@ fixture list. They validate what a secretary types; scoring.services.schedules c
 from __future__ import annotations
 
 from django import forms
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.files.fixture_file import MAX_FILE_BYTES
 
-
-class DateInput(forms.DateInput):
-    input_type = "date"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%Y-%m-%d")
-
-
-class TimeInput(forms.TimeInput):
-    input_type = "time"
-
-    def __init__(self, attrs=None):
-        super().__init__(attrs, format="%H:%M")
+from .dates import round_date_field, start_time_field
 
 
 class LeagueScheduleForm(forms.Form):
@@ -36,41 +23,23 @@ class LeagueScheduleForm(forms.Form):
         initial=DOUBLE,
         widget=forms.RadioSelect,
     )
-    start_date = forms.DateField(
-        label=_("Date of round 1"), widget=DateInput(),
-        error_messages={"required": _("Give the date of round 1."), "invalid": _("Write the date as 2026-09-14.")},
-    )
+    start_date = round_date_field(_("Date of round 1"), required_message=_("Give the date of round 1."))
     interval_days = forms.IntegerField(
         label=_("Days between rounds"), min_value=1, max_value=90, initial=7,
         help_text=_("7 for a round every week, 14 for every other week."),
     )
-    start_time = forms.TimeField(
-        label=_("Start time"), required=False, widget=TimeInput(),
-        help_text=_("Optional; for example 18:30."),
-    )
+    start_time = start_time_field()
     draw = forms.BooleanField(
         label=_("Draw the order of the teams at random"), required=False, initial=True,
         help_text=_("Without a draw the teams are taken in alphabetical order."),
     )
 
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["start_date"].initial = timezone.localdate()
-
-
 class PairRoundForm(forms.Form):
-    date = forms.DateField(
-        label=_("Date of the round"), widget=DateInput(), required=False,
-        help_text=_("Empty: the date of the previous round, or today."),
-        error_messages={"invalid": _("Write the date as 2026-09-14.")},
+    date = round_date_field(
+        _("Date of the round"), required=False, help_text=_("Empty: the date of the previous round, or today.")
     )
-    start_time = forms.TimeField(label=_("Start time"), required=False, widget=TimeInput(),
-                                 help_text=_("Optional; for example 18:30."))
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["date"].initial = timezone.localdate()
+    start_time = start_time_field()
 
 
 class FixtureImportForm(forms.Form):
