@@ -29,8 +29,6 @@ from scoring.models import Deal, Match
 COUNT_FIELDS = SIDE_NUMBERS
 # Per side, the counts its canasta points came to ("3:0"), carried by the page (CanastaPoints).
 CANASTA_MARKS = tuple(f"{side}_canastas" for side in SIDES)
-# A number beyond this is no card game's; refuse it here rather than let a column overflow.
-LARGEST = 1_000_000
 UPLOAD_LIMIT_BYTES = 1024 * 1024
 
 MELDED_CHOICES = [
