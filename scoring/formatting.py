@@ -104,3 +104,24 @@ def breakable_name(name) -> SafeString:
     """A pair's name ("Pettersson/Jonsson") may break after its slash on a narrow screen, rather
     than inside a surname or not at all (escaped HTML with <wbr> after each slash)."""
     return mark_safe("/<wbr>".join(conditional_escape(part) for part in str(name).split("/")))
+
+
+def format_decimal(value: float, places: int) -> str:
+    """A number with a fixed count of decimals: 1,25 (Swedish) or 1.25 (English), −0,50."""
+    text = f"{abs(value):.{places}f}"
+    whole, _, decimals = text.partition(".")
+    result = format_number(int(whole)) + (get_format("DECIMAL_SEPARATOR") + decimals if decimals else "")
+    return MINUS + result if value < 0 and float(text) != 0 else result
+
+
+def figure_text(value: float | None, kind: str) -> str:
+    """A Canasta figure (scoring.selectors.figures) as read: a share in whole per cent ("42 %"), a
+    ratio with two decimals ("1,25" canastas per deal), points, counts and minutes whole ("1 230");
+    "–" where there is nothing to count."""
+    if value is None:
+        return "–"
+    if kind == "share":
+        return format_number(round(100 * value)) + "\u00a0%"
+    if kind == "ratio":
+        return format_decimal(value, 2)
+    return format_number(round(value))

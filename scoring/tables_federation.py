@@ -13,12 +13,14 @@ from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.http import urlencode
-from django.utils.translation import gettext_lazy as _, pgettext_lazy
+from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
-from scoring.formatting import format_match_points, format_points, rating_text
+from scoring.formatting import breakable_name, figure_text, format_match_points, format_points, rating_text
+from scoring.selectors.figures import FIGURES
 from scoring.selectors.standings import standings_column
 from scoring.tables import (
     NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn, SignedPointsColumn, labels,
+    object_address,
 )
 
 RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
@@ -64,14 +66,14 @@ class RankingTable(LegendMixin, tables.Table):
 
     def render_name(self, record):
         page = "scoring:team-detail" if self.list_kind == "pairs" else "scoring:player-detail"
-        return format_html('<a href="{}">{}</a>', reverse(page, args=[record.id]), record.name)
+        return format_html('<a href="{}">{}</a>', object_address(page, record.id), record.name)
 
     def render_club(self, record):
-        return format_html('<a href="{}">{}</a>', reverse("scoring:club-detail", args=[record.club_id]), record.club)
+        return format_html('<a href="{}">{}</a>', object_address("scoring:club-detail", record.club_id), record.club)
 
     def _behind(self, record, text, label):
         page = "scoring:ranking-pair" if self.list_kind == "pairs" else "scoring:ranking-player"
-        url = reverse(page, args=[record.id]) + (f"?{self.query}" if self.query else "")
+        url = object_address(page, record.id) + (f"?{self.query}" if self.query else "")
         return format_html('<a href="{}" aria-label="{}">{}</a>', url, label, text)
 
     def render_matches(self, record):
@@ -130,7 +132,7 @@ class RankingMatchesTable(LegendMixin, tables.Table):
     def render_result(self, record):
         match = record.match
         text = format_html("{}\u2009–\u2009{}", format_points(match.home_total), format_points(match.away_total))
-        link = format_html('<a href="{}">{}</a>', reverse("scoring:match-detail", args=[match.pk]), text)
+        link = format_html('<a href="{}">{}</a>', object_address("scoring:match-detail", match.pk), text)
         if match.end in ("forfeit", "warnings"):
             return format_html('{}<span class="ranking-matches__end">{}</span>', link, match.get_end_display())
         return link
@@ -175,7 +177,7 @@ class ClubTable(LegendMixin, tables.Table):
         return _rank(record)
 
     def render_club(self, record):
-        return format_html('<a href="{}">{}</a>', reverse("scoring:club-detail", args=[record.record.team_id]), record.record.name)
+        return format_html('<a href="{}">{}</a>', object_address("scoring:club-detail", record.record.team_id), record.record.name)
 
 
 class IndividualTable(LegendMixin, tables.Table):
@@ -210,5 +212,96 @@ class IndividualTable(LegendMixin, tables.Table):
     def render_player(self, record):
         return format_html(
             '<a href="{}">{}</a> <span class="individual-table__club">{}</span>',
-            reverse("scoring:player-detail", args=[record.record.team_id]), record.record.name, record.club,
+            object_address("scoring:player-detail", record.record.team_id), record.record.name, record.club,
         )
+
+
+# -- Canasta figures and records (selectors.figures, selectors.records) ---------------------------
+
+
+class RecordsTable(tables.Table):
+    """Rows are selectors.records.Record: what the record is, its value, the pair that set it and
+    the match (and deal) it was set in, linked."""
+
+    label = tables.Column(verbose_name=_("Record"), attrs={"td": {"class": "records__label"}})
+    value = tables.Column(verbose_name=_("Value"), attrs=NUM)
+    team = tables.Column(verbose_name=_("Pair"))
+    match = tables.Column(empty_values=(), verbose_name=_("Where"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table records"}
+        row_attrs = {"data-record": lambda record: record.key}
+
+    def __init__(self, data, *, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_value(self, record):
+        if record.kind.unit == "deals":
+            return ngettext("%(count)s deal", "%(count)s deals", record.value) % {"count": format_points(record.value)}
+        if record.kind.unit == "matches":
+            return ngettext("%(count)s win", "%(count)s wins", record.value) % {"count": format_points(record.value)}
+        return format_points(record.value)
+
+    def render_team(self, record):
+        return format_html('<a href="{}">{}</a>', reverse("scoring:team-detail", args=[record.team_id]), breakable_name(record.team))
+
+    def render_match(self, record):
+        url = reverse("scoring:match-detail", args=[record.match_id])
+        where = _("against %(opponent)s, %(competition)s") % {"opponent": record.opponent, "competition": record.competition}
+        if record.deal_number is not None:
+            return format_html(
+                '<a href="{}#deal-{}">{}</a><span class="records__deal">{}</span>', url, record.deal_number, where,
+                _("deal %(number)s") % {"number": record.deal_number},
+            )
+        if record.key == "win_run":
+            where = _("the last win: against %(opponent)s, %(competition)s") % {
+                "opponent": record.opponent, "competition": record.competition,
+            }
+        return format_html('<a href="{}">{}</a>', url, where)
+
+
+class FigureColumn(AbbrColumn):
+    """A figure of selectors.figures (`key`) of a row's Figures, written as its kind says."""
+
+    def __init__(self, key, *, secondary=False, **kwargs):
+        figure = next(f for f in FIGURES if f.key == key)
+        self.kind = figure.kind
+        kwargs.setdefault("attrs", SECONDARY_NUM if secondary else NUM)
+        super().__init__(accessor=f"figures__{key}", empty_values=(), full=figure.label, **kwargs)
+
+    def render(self, value):
+        return figure_text(value, self.kind)
+
+
+class TeamFiguresTable(LegendMixin, tables.Table):
+    """Rows are selectors.figures.TeamFigures: every pair of a competition, the whole competition
+    first (a row without a team)."""
+
+    name = tables.Column(verbose_name=_("Pair"), attrs={"td": {"class": "standings__team"}})
+    deals = FigureColumn("deals", short=pgettext_lazy("figures column, short", "Deals"))
+    natural = FigureColumn("natural_per_deal", short=pgettext_lazy("figures column, short", "Nat."))
+    mixed = FigureColumn("mixed_per_deal", short=pgettext_lazy("figures column, short", "Mix."), secondary=True)
+    went_out = FigureColumn("went_out_share", short=pgettext_lazy("figures column, short", "Out"))
+    concealed = FigureColumn("concealed_share", short=pgettext_lazy("figures column, short", "Conc."), secondary=True)
+    red_threes = FigureColumn("red_threes_per_deal", short=pgettext_lazy("figures column, short", "R3"), secondary=True)
+    average = FigureColumn("average_score", short=pgettext_lazy("figures column, short", "Avg."))
+    spread = FigureColumn("score_spread", short=pgettext_lazy("figures column, short", "Spr."), secondary=True)
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table standings figures-pairs"}
+        row_attrs = {
+            "data-team-id": lambda record: record.team_id or "",
+            "class": lambda record: "" if record.team_id else "figures-pairs__whole",
+        }
+
+    def __init__(self, data, *, caption=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+
+    def render_name(self, record):
+        if not record.team_id:
+            return format_html("<strong>{}</strong>", record.name)
+        return format_html('<a href="{}">{}</a>', reverse("scoring:team-detail", args=[record.team_id]), breakable_name(record.name))

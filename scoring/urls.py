@@ -12,6 +12,7 @@ from scoring.views import exports, manage, manage_delete, manage_merge, public, 
 from scoring.views import federation
 from scoring.views import table as table_views
 from scoring.views import table_manage
+from scoring.views import figures as figures_views
 from scoring.views import rules as rules_views
 from scoring.views import schedules as schedule_views
 
@@ -124,6 +125,9 @@ urlpatterns = [
     path("rankings/players/<id:pk>/", federation.RankingMatchesView.as_view(list_kind="players"), name="ranking-player"),
     path("rankings/pairs/<id:pk>/", federation.RankingMatchesView.as_view(list_kind="pairs"), name="ranking-pair"),
     path("rankings/rating/", federation.RatingExplainedView.as_view(), name="rating-explained"),
+    path("records/", figures_views.FederationRecordsView.as_view(), name="records"),
+    path("competitions/<id:pk>/records/", figures_views.CompetitionRecordsView.as_view(), name="competition-records"),
+    path("clubs/<id:pk>/records/", figures_views.ClubRecordsView.as_view(), name="club-records"),
     path("competitions/<id:pk>/clubs/", federation.CompetitionClubsView.as_view(), name="competition-clubs"),
     path("competitions/<id:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
     path("manage/competitions/<id:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),

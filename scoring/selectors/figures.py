@@ -38,7 +38,7 @@ SIDES = ("home", "away")
 # 3 000, then 3 000 and more. Each band is its lower bound (None: every score below the next).
 SCORE_BANDS: tuple[int | None, ...] = (None, 0, 500, 1000, 1500, 2000, 2500, 3000)
 # Red threes are counted per deal only where the rule set the match was played under counts them
-# (docs/rules.md, "Red-three points"): elsewhere they need not be written, and a deal without them
+# (docs/rules.md, "Scoring one deal"): elsewhere they need not be written, and a deal without them
 # says nothing.
 RED_THREES_COUNT = Q(match__rules_snapshot__red_three__gt=0)
 # The deal that took a match to its target is its last (reaching the target ends it, docs/rules.md
@@ -61,6 +61,7 @@ class Figure:
     key: str
     label: str
     kind: str
+    explanation: str
 
     @property
     def compared(self) -> bool:
@@ -70,19 +71,30 @@ class Figure:
 
 
 FIGURES = (
-    Figure("matches", _("Matches"), COUNT),
-    Figure("deals", _("Deals"), COUNT),
-    Figure("deals_per_match", _("Deals per match"), RATIO),
-    Figure("natural_per_deal", _("Natural canastas per deal"), RATIO),
-    Figure("mixed_per_deal", _("Mixed canastas per deal"), RATIO),
-    Figure("went_out_share", _("Went out, share of deals"), SHARE),
-    Figure("concealed_share", _("Went out concealed, share of deals"), SHARE),
-    Figure("red_threes_per_deal", _("Red threes per deal"), RATIO),
-    Figure("average_score", _("Average deal score"), POINTS),
-    Figure("score_spread", _("Spread of the deal scores"), POINTS),
-    Figure("clock_share", _("Matches ended by the clock"), SHARE),
-    Figure("target_share", _("Matches ended at 5000"), SHARE),
-    Figure("target_minute", _("Minute the deal to 5000 was dealt"), MINUTE),
+    Figure("matches", _("Matches"), COUNT,
+           _("Matches with deals in confirmed protocols; a walk over has none.")),
+    Figure("deals", _("Deals"), COUNT, _("Deals played in those matches.")),
+    Figure("deals_per_match", _("Deals per match"), RATIO, _("Deals divided by matches.")),
+    Figure("natural_per_deal", _("Natural canastas per deal"), RATIO,
+           _("The side's natural canastas, divided by its deals.")),
+    Figure("mixed_per_deal", _("Mixed canastas per deal"), RATIO,
+           _("The side's mixed canastas, divided by its deals.")),
+    Figure("went_out_share", _("Went out, share of deals"), SHARE,
+           _("How many of the deals the side ended by going out, concealed or not.")),
+    Figure("concealed_share", _("Went out concealed, share of deals"), SHARE,
+           _("How many of the deals the side ended by going out concealed.")),
+    Figure("red_threes_per_deal", _("Red threes per deal"), RATIO,
+           _("Only deals played under rules that count red threes.")),
+    Figure("average_score", _("Average deal score"), POINTS,
+           _("The side's deal scores added up, divided by its deals.")),
+    Figure("score_spread", _("Spread of the deal scores"), POINTS,
+           _("How far a deal score typically lies from the average (the standard deviation).")),
+    Figure("clock_share", _("Matches ended by the clock"), SHARE,
+           _("Matches the final signal ended, of all matches.")),
+    Figure("target_share", _("Matches ended at 5000"), SHARE,
+           _("Matches a side ended by reaching the target, of all matches.")),
+    Figure("target_minute", _("Minute the deal to 5000 was dealt"), MINUTE,
+           _("In matches ended at the target whose protocol has minutes: the minute the last deal was dealt, on average.")),
 )
 
 
@@ -179,6 +191,44 @@ class Figures:
 NO_FIGURES = Figures()
 
 
+@dataclass(frozen=True)
+class FigureLine:
+    """One figure of a table: its value, and the field's beside it (None: not compared)."""
+
+    figure: Figure
+    own: float | int | None
+    field: float | int | None
+
+
+def figure_lines(own: Figures, field: Figures | None = None) -> list[FigureLine]:
+    return [
+        FigureLine(figure, own.value(figure.key), field.value(figure.key) if field is not None and figure.compared else None)
+        for figure in FIGURES
+    ]
+
+
+@dataclass(frozen=True)
+class ScoreBand:
+    """A band of deal scores: from `low` (None: any score below `high`) up to `high` (None: no end),
+    its share of the side's deals and of the field's."""
+
+    low: int | None
+    high: int | None
+    deals: int
+    share: float | None
+    field_share: float | None
+
+
+def score_bands(own: Figures, field: Figures | None = None) -> list[ScoreBand]:
+    """The spread of the deal scores as a table: how many deals fell in each band."""
+    bands = []
+    for index, low in enumerate(SCORE_BANDS):
+        high = SCORE_BANDS[index + 1] if index + 1 < len(SCORE_BANDS) else None
+        field_share = _ratio(field.score_bands[index], field.deals) if field is not None else None
+        bands.append(ScoreBand(low, high, own.score_bands[index], _ratio(own.score_bands[index], own.deals), field_share))
+    return bands
+
+
 def band_q(side: str, index: int) -> Q:
     low = SCORE_BANDS[index]
     high = SCORE_BANDS[index + 1] if index + 1 < len(SCORE_BANDS) else None
@@ -255,6 +305,14 @@ class FiguresRow:
     own: Figures
     field: Figures
 
+    @property
+    def lines(self) -> list[FigureLine]:
+        return figure_lines(self.own, self.field)
+
+    @property
+    def bands(self) -> list[ScoreBand]:
+        return score_bands(self.own, self.field)
+
 
 @dataclass(frozen=True)
 class MonthFigures:
@@ -285,6 +343,10 @@ class SubjectFigures:
     @property
     def has_deals(self) -> bool:
         return bool(self.total.own.deals)
+
+    @property
+    def definitions(self) -> tuple[Figure, ...]:
+        return FIGURES
 
 
 def _own(kind: str, subject) -> Callable[[str], Q]:
@@ -355,7 +417,7 @@ class RoundFigures:
 
 @dataclass(frozen=True)
 class TeamFigures:
-    team_id: int
+    team_id: int | None  # None: the whole competition, on the line above its pairs
     name: str
     figures: Figures
 
@@ -373,6 +435,18 @@ class CompetitionFigures:
     @property
     def has_deals(self) -> bool:
         return bool(self.total.deals)
+
+    @property
+    def definitions(self) -> tuple[Figure, ...]:
+        return FIGURES
+
+    @property
+    def lines(self) -> list[FigureLine]:
+        return figure_lines(self.total)
+
+    @property
+    def bands(self) -> list[ScoreBand]:
+        return score_bands(self.total)
 
 
 def competition_deals(competition: Competition) -> QuerySet[Deal]:

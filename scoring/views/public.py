@@ -13,6 +13,7 @@ from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
 from scoring.selectors import history, versions
+from scoring.selectors import figures
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
@@ -144,6 +145,7 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
         context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
         # The places round by round, worked out from every round's table (selectors.history).
         context["places"] = history.places_by_round(self.competition)
+        context["competition_figures"] = figures.competition_figures(self.competition)
         return context
 
 
@@ -295,6 +297,7 @@ class TeamDetailView(PublicPageMixin, TemplateView):
             ],  # fmt: skip
             competitions=public_selectors.team_public_competitions(team),
             seasons=history.team_seasons(team),
+            canasta_figures=figures.team_figures(team),
         )
         return context
 
@@ -321,6 +324,7 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
             teams=teams,
             results=ResultsTable(matches, caption=_("Matches"), across_rounds=True) if matches else None,
             seasons=history.player_seasons(player),
+            canasta_figures=figures.player_figures(player),
             rating_points=history.rating_points(player),
         )
         return context
@@ -349,5 +353,6 @@ class ClubDetailView(PublicPageMixin, TemplateView):
             players=public_selectors.club_players(club),
             competitions=public_selectors.club_competitions(club, self.request.user),
             seasons=history.club_seasons(club),
+            canasta_figures=figures.club_figures(club),
         )
         return context

@@ -1,0 +1,101 @@
+"""The Canasta figures' parts of the pages (templates/scoring/public/_figures.html and
+_competition_figures.html): a figure as read, a score band's name, and the two charts, canastas per
+deal over the season and the spread of the deal scores.
+
+The figures are read by the page's view (scoring.selectors.figures) and handed in; a tag reads
+nothing from the database. The charts are drawn by scoring.charts.svg; the templates give their
+numbers as a table beside them.
+"""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+
+from scoring.charts.svg import Chart, bar_chart, line_chart
+from scoring.formatting import figure_text, format_number
+
+register = template.Library()
+
+
+@register.filter
+def figure(value, kind: str) -> str:
+    """{{ line.own|figure:line.figure.kind }}: 1,25 · 42 % · 1 230 · –"""
+    return figure_text(value, kind)
+
+
+@register.filter
+def band_name(band) -> str:
+    """A band of deal scores in words: "below 0", "500 to 995", "3 000 and more" (every score is
+    a multiple of 5)."""
+    if band.low is None:
+        return _("below %(high)s") % {"high": format_number(band.high)}
+    if band.high is None:
+        return _("%(low)s and more") % {"low": format_number(band.low)}
+    return _("%(low)s to %(high)s") % {"low": format_number(band.low), "high": format_number(band.high - 5)}
+
+
+def _band_label(band) -> str:
+    """A bar's short label: where its band starts ("<0" for the scores below 0)."""
+    return "<0" if band.low is None else str(band.low)
+
+
+@register.simple_tag
+def canastas_chart(points, name: str, kind: str, pk: int, by: str = "month"):
+    """Canastas (natural and mixed) per deal over the season: `points` are the selector's
+    MonthFigures (`by` "month") or RoundFigures ("round"); None for fewer than two."""
+    if by == "month":
+        labels = [date_format(point.month, "b") for point in points]
+        values = [point.own.canastas_per_deal for point in points]
+        x_label = _("Month")
+    else:
+        labels = [str(point.number) for point in points]
+        values = [point.figures.canastas_per_deal for point in points]
+        x_label = _("Round")
+    known = [value for value in values if value is not None]
+    if len(known) < 2:
+        return None
+    return line_chart(
+        Chart(
+            title=_("Canastas per deal of %(name)s over the season") % {"name": name},
+            description=(
+                _("From %(first)s in the first month to %(last)s in the latest; lowest %(low)s, highest %(high)s.")
+                if by == "month"
+                else _("From %(first)s in the first round to %(last)s in the latest; lowest %(low)s, highest %(high)s.")
+            ) % {
+                "first": figure_text(known[0], "ratio"), "last": figure_text(known[-1], "ratio"),
+                "low": figure_text(min(known), "ratio"), "high": figure_text(max(known), "ratio"),
+            },
+            x_label=x_label,
+            y_label=_("Canastas per deal"),
+            labels=labels,
+            values=values,
+            y_min=0,
+            value_format="{:.1f}",
+            ident=f"canastas-{kind}-{pk}",
+        )
+    )
+
+
+@register.simple_tag
+def spread_chart(bands, name: str, kind: str, pk: int):
+    """How the deal scores spread: the share of the deals in each band of scores, as bars."""
+    if not sum(band.deals for band in bands):
+        return None
+    shares = [100 * (band.share or 0) for band in bands]
+    widest = max(range(len(bands)), key=lambda index: shares[index])
+    return bar_chart(
+        Chart(
+            title=_("How the deal scores of %(name)s spread") % {"name": name},
+            description=_("The share of the deals in each band of deal scores; most often %(band)s (%(share)s).") % {
+                "band": band_name(bands[widest]), "share": figure_text(bands[widest].share, "share"),
+            },
+            x_label=_("Deal score, from"),
+            y_label=_("Share of deals, %"),
+            labels=[_band_label(band) for band in bands],
+            values=shares,
+            value_format="{:.0f}",
+            ident=f"spread-{kind}-{pk}",
+        )
+    )
