@@ -125,3 +125,17 @@ def figure_text(value: float | None, kind: str) -> str:
     if kind == "ratio":
         return format_decimal(value, 2)
     return format_number(round(value))
+
+
+def figure_number(value: float | None, kind: str) -> int | float | None:
+    """A Canasta figure as a plain number for a spreadsheet cell or JSON: a share in per cent with
+    one decimal (42.5), a ratio with two (1.25), counts whole, points and minutes with one."""
+    if value is None:
+        return None
+    if kind == "share":
+        return plain_number(round(100 * value, 1))
+    if kind == "ratio":
+        return plain_number(round(value, 2))
+    if kind == "count":
+        return int(value)
+    return plain_number(round(value, 1))

@@ -34,7 +34,7 @@ from scoring import selectors
 from scoring.adapters import minutes_between
 from scoring.engine import DealEntry, SideEntry
 from scoring.files.protocol_file import SWEDISH_HEADERS, SWEDISH_WORDS, WRITE_COLUMNS, deal_rows, write_csv
-from scoring.formatting import file_name, iso_date, plain_number
+from scoring.formatting import figure_number, file_name, iso_date, plain_number
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import (
     competition_deal_values,
@@ -42,7 +42,10 @@ from scoring.selectors.protocols import (
     protocol_document_match,
     status_text,
 )
+from scoring.selectors.figures import FIGURES, competition_figures
 from scoring.selectors.public import competition_rounds
+from scoring.selectors.records import competition_records
+from scoring.site_address import absolute_reverse
 
 from . import CSV, XLSX, Export
 from .documents import match_record_url
@@ -394,8 +397,28 @@ def competition_deal_rows(competition: Competition, chunk_size: int = 2000) -> I
         ]  # fmt: skip
 
 
+def figures_rows(competition: Competition) -> Iterator[list[Any]]:
+    """The competition's Canasta figures (selectors.figures, as its records page shows them): the
+    whole competition, then every pair; shares in per cent."""
+    figures = competition_figures(competition, teams=True)
+    yield [_("Pair"), *(f"{f.label} (%)" if f.kind == "share" else f.label for f in FIGURES)]
+    for name, values in [(_("The whole competition"), figures.total), *((t.name, t.figures) for t in figures.teams)]:
+        yield [name, *(figure_number(values.value(f.key), f.kind) for f in FIGURES)]
+
+
+def records_rows(competition: Competition) -> Iterator[list[Any]]:
+    """The competition's records, each with its match's address (and its deal's)."""
+    yield [_("Record"), _("Value"), _("Pair"), _("Against"), _("Competition"), _("Match"), _("Deal")]
+    for record in competition_records(competition):
+        address = absolute_reverse("scoring:match-detail", record.match_id)
+        if record.deal_number is not None:
+            address += f"#deal-{record.deal_number}"
+        yield [record.label, record.value, record.team, record.opponent, record.competition, address, record.deal_number]
+
+
 def competition_xlsx(competition: Competition) -> Export:
-    """The standings, a results sheet per round and every deal of the competition."""
+    """The standings, a results sheet per round, the Canasta figures and records, and every deal of
+    the competition."""
     workbook = new_workbook()
     write_standings_sheet(workbook, competition)
     clubs = club_table(competition)
@@ -409,6 +432,8 @@ def competition_xlsx(competition: Competition) -> Export:
     results = selectors.competition_results(competition)
     for round in competition_rounds(competition):
         write_round_sheet(workbook, round, heading=False, matches=results.get(round.pk, []))
+    write_sheet(workbook, _("Figures"), figures_rows(competition), heading=competition_heading(competition, _("Figures")))
+    write_sheet(workbook, _("Records"), records_rows(competition), heading=competition_heading(competition, _("Records")))
     # The deal rows are ints, text and None already: they go to the sheet as they are.
     prefix = [_("Match"), _("Round"), pgettext("card table", "Table"), _("Home team"), _("Away team")]
     rows = readable_deal_rows(competition_deal_rows(competition), prefix=prefix)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 
-from scoring.models import Competition, Match
+from scoring.models import Club, Competition, Match, Player, Team
 
 
 def competition(pk: int) -> Competition:
@@ -24,3 +24,17 @@ def match(pk: int) -> Match:
 def user_named(username: str):
     """The account a command acts as (`protocol import --user NAME`)."""
     return get_user_model().objects.get(username=username)
+
+
+def player(pk: int) -> Player:
+    """The player whose figures `manage.py figures --player` prints, with his club."""
+    return Player.objects.select_related("club").get(pk=pk)
+
+
+def team(pk: int) -> Team:
+    """The pair whose figures `manage.py figures --team` prints, with its club."""
+    return Team.objects.select_related("club").get(pk=pk)
+
+
+def club(pk: int) -> Club:
+    return Club.objects.get(pk=pk)

@@ -1,6 +1,7 @@
 """`python manage.py export --competition ID --format xlsx|pdf -o FILE`: a competition's documents.
 
-- xlsx: the whole-competition workbook (a standings sheet, a results sheet per round, every deal);
+- xlsx: the whole-competition workbook (a standings sheet, a results sheet per round, the Canasta
+  figures and records, every deal);
 - pdf: the standings and every round's results in one document.
 
 `-o -` writes to standard output (for a pipe). The texts are in the site's language (Swedish).
