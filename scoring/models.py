@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.engine import DEFAULT_POINTS_KEY, DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS
 from scoring.engine.rules import PointsRules, RuleSet, get_points_rules, get_rules
-from scoring.validators import no_control_characters
+from scoring.validators import birth_year_in_the_past, no_control_characters
 
 RULES_CHOICES = [(key, preset.name) for key, preset in PRESETS.items()]
 POINTS_CHOICES = [(key, preset.name) for key, preset in POINTS_PRESETS.items()]
@@ -72,6 +72,12 @@ class Player(models.Model):
     )
     # A player or team with results is archived instead of deleted: its matches keep their names.
     archived = models.BooleanField(_("archived"), default=False)
+    # What the club's member list holds beside the name and number (docs/member-file.md): seen by
+    # the club's secretaries only, never on a public page, a document or another club's page.
+    birth_year = models.PositiveSmallIntegerField(
+        _("birth year"), null=True, blank=True, validators=[birth_year_in_the_past]
+    )
+    email = models.EmailField(_("e-mail"), blank=True)
 
     class Meta:
         verbose_name = _("player")
@@ -87,6 +93,33 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class MemberListDraft(models.Model):
+    """A club's member list read from a file and waiting to be saved or discarded (one per club;
+    docs/member-file.md). It holds the rows as read; the preview compares them with the club's
+    players whenever it is shown, and the save writes them all or nothing."""
+
+    club = models.OneToOneField(
+        Club, verbose_name=_("club"), on_delete=models.CASCADE, related_name="member_list_draft"
+    )
+    file_name = models.CharField(_("file name"), max_length=200, blank=True)
+    # The fields the file gives, with each column's heading and place: [[field, heading, column], …].
+    columns = models.JSONField(_("columns"))
+    # The rows as read: [[line, name, member number, birth year, e-mail], …].
+    rows = models.JSONField(_("rows"))
+    read_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("read by"), on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+    read_at = models.DateTimeField(_("read"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("member list waiting to be saved")
+        verbose_name_plural = _("member lists waiting to be saved")
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.file_name}"
 
 
 class Team(models.Model):

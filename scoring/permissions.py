@@ -86,6 +86,13 @@ def can_manage_club(user, club: Club) -> bool:
     return is_site_admin(user) or is_secretary_of(user, club)
 
 
+def can_keep_member_list(user, club: Club) -> bool:
+    """The club's member list (its players' birth years and e-mail addresses, read from and written
+    to a file): the club's own secretaries and site admins, nobody else; not the organiser of a
+    club night another club's player signed up for, whose club consents to the sign-up only."""
+    return can_manage_club(user, club)
+
+
 def can_manage_competition(user, competition: Competition) -> bool:
     return is_site_admin(user) or is_secretary_of(user, competition.organiser_id)
 

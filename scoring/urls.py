@@ -15,6 +15,7 @@ from scoring.views import table_manage
 from scoring.views import figures as figures_views
 from scoring.views import rules as rules_views
 from scoring.views import schedules as schedule_views
+from scoring.views import manage_members
 
 app_name = "scoring"
 
@@ -97,6 +98,12 @@ urlpatterns = [
     path("manage/rounds/<id:pk>/delete/", manage_delete.RoundDeleteView.as_view(), name="manage-round-delete"),
     path("manage/matches/<id:pk>/delete/", manage_delete.MatchDeleteView.as_view(), name="manage-match-delete"),
     path("manage/invitations/", manage.InvitationListView.as_view(), name="manage-invitations"),
+    # the club's member list: its file out, a file in (checked, kept, saved all or nothing)
+    path("manage/clubs/<id:pk>/members/", manage_members.MemberListView.as_view(), name="manage-members"),
+    path("manage/clubs/<id:pk>/members/save/", manage_members.MemberListSaveView.as_view(), name="manage-members-save"),
+    path("manage/clubs/<id:pk>/members/discard/", manage_members.MemberListDiscardView.as_view(), name="manage-members-discard"),
+    path("manage/clubs/<id:pk>/members.csv", manage_members.MemberFileView.as_view(kind="csv"), name="manage-members-csv"),
+    path("manage/clubs/<id:pk>/members.xlsx", manage_members.MemberFileView.as_view(kind="xlsx"), name="manage-members-xlsx"),
     # -- end of manage
     # exports: PDF and Excel downloads
     # -- exports: documents of a match, a round, the standings and a whole competition

@@ -8,6 +8,7 @@ never meant and breaks each of them differently, so it is refused where the name
 from __future__ import annotations
 
 import unicodedata
+from datetime import date
 
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -20,4 +21,20 @@ def no_control_characters(value: str) -> None:
         raise ValidationError(
             _("Write the name on one line, without tabs, line breaks or other control characters."),
             code="control-characters",
+        )
+
+
+# The oldest birth year a member list holds: a club's eldest members were born in the 1920s.
+EARLIEST_BIRTH_YEAR = 1900
+
+
+def birth_year_in_the_past(value: int | None) -> None:
+    """A member's birth year: from EARLIEST_BIRTH_YEAR up to this year (a year still to come is a
+    slip of the keyboard)."""
+    if value is None:
+        return
+    if not EARLIEST_BIRTH_YEAR <= value <= date.today().year:
+        raise ValidationError(
+            _("Write a birth year from %(first)s to %(last)s.") % {"first": EARLIEST_BIRTH_YEAR, "last": date.today().year},
+            code="birth-year",
         )

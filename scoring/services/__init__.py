@@ -133,3 +133,8 @@ __all__ += [
 from .seasons import archive_refusal  # noqa: E402
 
 __all__ += ["archive_refusal"]
+
+# the club's member list: a file read, kept until saved or discarded, saved all or nothing
+from .members import MemberListChangedError, member_list_discard, member_list_keep, members_import  # noqa: E402
+
+__all__ += ["MemberListChangedError", "member_list_discard", "member_list_keep", "members_import"]

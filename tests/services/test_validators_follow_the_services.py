@@ -353,6 +353,19 @@ def photo_bytes() -> bytes:
     return buffer.getvalue()
 
 
+# The club's member list: Anna 0 given a member number and a birth year, a new member.
+MEMBER_LIST = "Namn;Medlemsnummer;Födelseår;E-post\nAnna 0;11;1950;anna@example.se\nNya Ess;12;;\n".encode()
+
+
+def member_list_kept(w):
+    from scoring.files.member_file import read_member_file
+    from scoring.selectors.members import member_list_preview
+
+    w["member_list"] = services.member_list_keep(user=w["secretary_a"], club=w["club_a"], file_name="m.csv",
+                                                 member_file=read_member_file(MEMBER_LIST, "m.csv"))  # fmt: skip
+    w["member_digest"] = member_list_preview(w["club_a"], w["member_list"]).digest
+
+
 A = "admin"
 SCENARIOS = {
     "accept a sign-up of another club's player": ("signup_invitation_answer", signup_asked,
@@ -381,6 +394,11 @@ SCENARIOS = {
     "accept an invitation": ("invitation_answer", pending_invitation,
                              lambda w: services.invitation_answer(user=w["secretary_b"], invitation=w["invitation"], accept=True)),
     "rename a player": ("player_save", nothing, lambda w: services.player_save(user=w[A], player=renamed(w["players_a"][0], "Anneli"))),
+    "keep a club's member list": ("member_list_keep", nothing, member_list_kept),
+    "discard a club's member list": ("member_list_discard", member_list_kept, lambda w: services.member_list_discard(
+        user=w["secretary_a"], club=w["club_a"])),
+    "save a club's member list": ("members_import", member_list_kept, lambda w: services.members_import(
+        user=w["secretary_a"], club=w["club_a"], draft_id=w["member_list"].pk, expected_digest=w["member_digest"])),
     "rename a team": ("team_save", nothing, lambda w: services.team_save(user=w[A], team=renamed(w["ess"], "Esset"))),
     "add a team": ("team_save", nothing, lambda w: services.team_save(user=w[A], team=Team(
         name="Nya laget", club=w["club_a"], player_one=w["players_a"][0], player_two=w["players_a"][3]))),
@@ -437,6 +455,8 @@ SCENARIOS = {
 # Scenarios whose change no public page shows today (the validators move all the same).
 SHOW_NOTHING = {
     "issue a table link": "a table link is on no public page",
+    "keep a club's member list": "a member list waits on its club secretaries' page until it is saved",
+    "discard a club's member list": "as above",
     "withdraw a table link": "as above",
     "print a round's table links": "as above",
     "set a table's conflict aside": "shown to the secretary and the table only",

@@ -26,7 +26,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from scoring import services
-from scoring.models import AuditEntry, Club, Competition, Deal, Match, MatchPhoto, Player, Round, TableLink, Team
+from scoring.models import AuditEntry, Club, Competition, Deal, Match, MatchPhoto, MemberListDraft, Player, Round, TableLink, Team
 from tests import factories as f
 
 ROLES = (
@@ -250,6 +250,35 @@ def team_merge_case(w):
     return reverse("scoring:manage-team-merge", args=[twice.pk]), {"into": kept.pk}
 
 
+MEMBER_CSV = "Namn;Medlemsnummer;Födelseår;E-post\nNy Medlem;501;1950;ny@example.se\n".encode()
+
+
+def members_read_case(w):
+    return reverse("scoring:manage-members", args=[w.home_club.pk]), {
+        "file": SimpleUploadedFile("medlemmar.csv", MEMBER_CSV, "text/csv"),
+    }  # fmt: skip
+
+
+def kept_member_list(w) -> dict:
+    """A member list of the home club read and kept by its secretary: the save form's fields."""
+    from scoring.files.member_file import read_member_file
+    from scoring.selectors.members import member_list_preview
+
+    draft = services.member_list_keep(
+        user=w.users["home_secretary"], club=w.home_club, file_name="medlemmar.csv",
+        member_file=read_member_file(MEMBER_CSV, "medlemmar.csv"),
+    )  # fmt: skip
+    return {"draft": draft.pk, "digest": member_list_preview(w.home_club, draft).digest}
+
+
+def members_save_case(w):
+    return reverse("scoring:manage-members-save", args=[w.home_club.pk]), kept_member_list(w)
+
+
+def members_discard_case(w):
+    return reverse("scoring:manage-members-discard", args=[w.home_club.pk]), kept_member_list(w)
+
+
 def round_delete_case(w):
     return reverse("scoring:manage-round-delete", args=[w.round.pk]), {}
 
@@ -404,6 +433,10 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-team-merge": Case(KEEPER, team_merge_case),
     "scoring:manage-round-delete": Case(KEEPER, round_delete_case),
     "scoring:manage-match-delete": Case(KEEPER, match_delete_case),
+    # the club's member list (manage_members.py): read a file, save or discard the list it gave
+    "scoring:manage-members": Case(KEEPER, members_read_case),
+    "scoring:manage-members-save": Case(KEEPER, members_save_case),
+    "scoring:manage-members-discard": Case(KEEPER, members_discard_case),
     # schedule tools (schedules.py)
     "scoring:manage-schedule-generate": Case(KEEPER, schedule_generate_case),
     "scoring:manage-schedule-pair": Case(KEEPER, schedule_pair_case),
@@ -475,6 +508,7 @@ def snapshot():
         list(Match.objects.order_by("pk").values()),
         list(Deal.objects.order_by("pk").values()),
         list(Player.objects.order_by("pk").values()),
+        list(MemberListDraft.objects.order_by("pk").values("pk", "club_id", "rows")),
         list(Team.objects.order_by("pk").values()),
         list(Competition.objects.order_by("pk").values()),
         sorted(Competition.teams.through.objects.values_list("competition_id", "team_id")),
