@@ -147,6 +147,13 @@ class Team(models.Model):
     # left out of the pairs' ranking lists, and its matches count for its players one by one.
     rotating = models.BooleanField(_("rotating partnership"), default=False)
     archived = models.BooleanField(_("archived"), default=False)
+    # Players of the club who may stand in for the pair (a series may allow a team of 2 to 4
+    # players, Competition.team_players_max); counted with the pair by the enrolment checks
+    # (scoring.services.enrolment).
+    reserves = models.ManyToManyField(
+        Player, verbose_name=_("reserves"), related_name="reserve_for", blank=True,
+        help_text=_("Players of the club who may play for the team besides its pair."),
+    )
 
     class Meta:
         verbose_name = _("team")
@@ -241,6 +248,24 @@ class Competition(models.Model):
         Player, verbose_name=_("players signed up"), related_name="individual_competitions", blank=True,
         help_text=_("In an individual competition: the players drawn into partnerships each round."),
     )
+    # The season's chores (scoring.services.moves, reminders, enrolment): whether a match moved by
+    # agreement also needs the organiser's approval; after how many days an overdue protocol gets a
+    # reminder (none when empty); how many players a team has, and whether a player may play for
+    # two teams of the competition.
+    moves_need_approval = models.BooleanField(
+        _("a match moved by agreement needs the organiser's approval"), default=False
+    )
+    reminder_days = models.PositiveSmallIntegerField(
+        _("days before a reminder"), null=True, blank=True,
+        help_text=_("A protocol waiting for confirmation, or a match played without a protocol, gets one "
+                    "reminder by e-mail after this many days. Empty: no reminders."),
+    )
+    team_players_min = models.PositiveSmallIntegerField(_("fewest players in a team"), default=2)
+    team_players_max = models.PositiveSmallIntegerField(
+        _("most players in a team"), null=True, blank=True,
+        help_text=_("The pair and its reserves. Empty: any number."),
+    )
+    one_team_per_player = models.BooleanField(_("a player plays for one team only"), default=False)
 
     class Meta:
         verbose_name = _("competition")
@@ -364,6 +389,9 @@ class Match(models.Model):
         related_name="+",
     )
     scheduled_start = models.DateTimeField(_("scheduled start"), null=True, blank=True)
+    # Where it is played when not at the home club's usual hall (a match moved by agreement may
+    # move there, scoring.services.moves); empty: the home club's.
+    hall = models.CharField(_("hall"), max_length=150, blank=True, validators=[no_control_characters])
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     status = models.CharField(
         _("status"), max_length=20, choices=Status.choices, default=Status.SCHEDULED, db_index=True
@@ -870,3 +898,125 @@ class MatchPhoto(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}: {self.uploaded_at:%Y-%m-%d %H:%M}"
+
+
+# -- the season's chores: matches moved by agreement, reminders, check-in (scoring.services.moves,
+# scoring.services.reminders, scoring.services.checkin) ---------------------------------------------
+
+
+class MatchMove(models.Model):
+    """A new date (and perhaps hall) for a match, agreed by both teams: the home club's secretary
+    proposes, the away team answers, and where the competition says so
+    (`Competition.moves_need_approval`) its organiser approves; only then does the match move.
+    Each step is kept here and in the audit log. Written by the move services only."""
+
+    class Status(models.TextChoices):
+        WAITING_AWAY = "waiting_away", _("waiting for the away team")
+        WAITING_ORGANISER = "waiting_organiser", _("waiting for the organiser's approval")
+        MOVED = "moved", _("moved")
+        DECLINED = "declined", _("declined by the away team")
+        REFUSED = "refused", _("not approved by the organiser")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    # Still to be decided: a match has one such proposal at most.
+    OPEN_STATUSES = (Status.WAITING_AWAY, Status.WAITING_ORGANISER)
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="moves")
+    old_start = models.DateTimeField(_("date before"), null=True, blank=True)
+    new_start = models.DateTimeField(_("new date and time"))
+    hall = models.CharField(_("hall"), max_length=150, blank=True, validators=[no_control_characters])
+    reason = models.TextField(_("why"), blank=True, validators=[no_control_characters])
+    status = models.CharField(_("status"), max_length=20, choices=Status.choices, default=Status.WAITING_AWAY)
+    proposed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("proposed by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    proposed_at = models.DateTimeField(_("proposed"), auto_now_add=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("answered by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("decided by the organiser"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+    approved_at = models.DateTimeField(_("decided by the organiser at"), null=True, blank=True)
+    note = models.TextField(_("note with the answer"), blank=True, validators=[no_control_characters])
+
+    class Meta:
+        verbose_name = _("match moved by agreement")
+        verbose_name_plural = _("matches moved by agreement")
+        ordering = ["match", "-proposed_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"], condition=Q(status__in=["waiting_away", "waiting_organiser"]),
+                name="match_move_one_open_per_match",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.new_start:%Y-%m-%d %H:%M} {self.status}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in self.OPEN_STATUSES
+
+
+class Reminder(models.Model):
+    """A reminder e-mail sent about an overdue match, once for each kind (scoring.services.reminders):
+    a protocol waiting for confirmation, or a match whose day has passed without a protocol."""
+
+    class Kind(models.TextChoices):
+        CONFIRMATION = "confirmation", _("protocol waiting for confirmation")
+        PROTOCOL = "protocol", _("no protocol yet")
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="reminders")
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    sent_at = models.DateTimeField(_("sent"), auto_now_add=True)
+    recipients = models.JSONField(_("sent to"), default=list, blank=True)
+
+    class Meta:
+        verbose_name = _("reminder")
+        verbose_name_plural = _("reminders")
+        ordering = ["match", "sent_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "kind"], name="reminder_once_per_kind"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}: {self.kind}"
+
+
+class CheckIn(models.Model):
+    """A team (tournament) or a player (club night) present on a day of a competition: the draw of
+    that day's next round pairs only those present, when anyone is checked in
+    (scoring.services.checkin). Exactly one of `team` and `player` is set."""
+
+    competition = models.ForeignKey(
+        Competition, verbose_name=_("competition"), on_delete=models.CASCADE, related_name="check_ins"
+    )
+    day = models.DateField(_("day"))
+    team = models.ForeignKey(
+        Team, verbose_name=_("team"), on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    player = models.ForeignKey(
+        Player, verbose_name=_("player"), on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    at = models.DateTimeField(_("checked in"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
+        ordering = ["competition", "day", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(team__isnull=True, player__isnull=False) | Q(team__isnull=False, player__isnull=True),
+                name="check_in_team_or_player",
+            ),
+            models.UniqueConstraint(fields=["competition", "day", "team"], name="check_in_team_once_a_day"),
+            models.UniqueConstraint(fields=["competition", "day", "player"], name="check_in_player_once_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.competition_id} {self.day}: {self.team_id or self.player_id}"

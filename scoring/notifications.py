@@ -26,7 +26,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from scoring.models import Match
+from scoring.models import Match, MatchMove, Reminder
 from scoring.site_address import absolute_reverse
 
 logger = logging.getLogger(__name__)
@@ -139,3 +139,56 @@ def protocol_confirmed(match: Match, *, user) -> None:
         return [*protocol_keepers(match), *([match.home_team.captain] if match.home_team.captain_id else [])]
 
     _after_commit("confirmed", match.pk, concerned, by=_name(user))
+
+
+# -- the season's chores: a match moved by agreement, reminders about overdue protocols ----------
+
+
+def organisers(match: Match) -> list:
+    """The organising club's secretaries."""
+    return list(match.competition.organiser.secretaries.all())
+
+
+def _move_context(match: Match, move) -> dict:
+    return {"move_step": move.status, "new_start": move.new_start, "old_start": move.old_start, "hall": move.hall,
+            "note": move.note, "url": absolute_reverse("scoring:match-move", match.pk)}  # fmt: skip
+
+
+def move_proposed(match: Match, move) -> None:
+    """The away side is asked to accept or decline a new date."""
+    _after_commit("move", match.pk, confirmers, **_move_context(match, move))
+
+
+def move_to_approve(match: Match, move) -> None:
+    """Both teams agreed: the organiser is asked to approve."""
+    _after_commit("move", match.pk, organisers, **_move_context(match, move))
+
+
+def move_decided(match: Match, move) -> None:
+    """Moved, declined or refused: the home side hears; when it moved, the away side too."""
+
+    def concerned(match):
+        people = [*protocol_keepers(match), *([move.proposed_by] if move.proposed_by_id else [])]
+        if move.status == MatchMove.Status.MOVED:
+            people += [*confirmers(match), *([match.home_team.captain] if match.home_team.captain_id else [])]
+        return people
+
+    _after_commit("move", match.pk, concerned, **_move_context(match, move))
+
+
+def _reminded(kind: str):
+    """Who a reminder of `kind` (Reminder.Kind) goes to: the confirmers of a protocol waiting for
+    confirmation, the protocol's keepers of a match without a protocol."""
+    return confirmers if kind == Reminder.Kind.CONFIRMATION else protocol_keepers
+
+
+def reminder_recipients(match: Match, kind: str) -> list[str]:
+    """The names of those a reminder of `kind` goes to, as the reminder's row keeps them."""
+    match = Match.objects.select_related("home_team__club", "away_team__club", "away_team__captain", "entered_by").get(
+        pk=match.pk)
+    return [_name(person) for person in {person.pk: person for person in _reminded(kind)(match)}.values()]
+
+
+def overdue_reminder(match: Match, kind: str) -> None:
+    """The reminder e-mail of `kind` about an overdue match."""
+    _after_commit("reminder", match.pk, _reminded(kind), reminder_kind=kind)

@@ -242,6 +242,41 @@ def can_see_audit(user, match: Match) -> bool:
     return can_manage_result(user, match)
 
 
+# -- a match moved by agreement (services.moves): each party acts for itself ---------------------
+
+
+def can_propose_move(user, match: Match) -> bool:
+    """The home club's secretary proposes a new date (the home team hosts, and keeps the protocol);
+    a site admin may too. Neither the organiser's secretary nor a table link speaks for the home
+    team here."""
+    if holds_table_link(user, match):
+        return False
+    return is_site_admin(user) or is_secretary_of(user, match.home_team.club_id)
+
+
+def can_answer_move(user, match: Match, proposed_by_id: int | None) -> bool:
+    """The away team answers, as it confirms a protocol (can_confirm): its captain, or for a team
+    without a captain its club's secretary; a site admin. Never the one who proposed it."""
+    if holds_table_link(user, match) or not getattr(user, "is_authenticated", False):
+        return False
+    if proposed_by_id is not None and proposed_by_id == user.pk:
+        return False
+    if is_captain_of(user, match.away_team) or is_site_admin(user):
+        return True
+    return match.away_team.captain_id is None and is_secretary_of(user, match.away_team.club_id)
+
+
+def can_approve_move(user, match: Match) -> bool:
+    """Where the competition asks for it, its organiser approves a move both teams agreed to: the
+    organiser's secretaries and site admins, never a team's captain."""
+    return not holds_table_link(user, match) and can_manage_competition(user, match.competition)
+
+
+def can_see_moves(user, match: Match) -> bool:
+    """A match's proposed moves: both sides (as its protocol) and the organiser."""
+    return can_view_protocol(user, match) or can_manage_competition(user, match.competition)
+
+
 # -- what a user may do with a match now: the rights above and the match's state ---------------
 
 S = Match.Status
@@ -264,12 +299,13 @@ class Actions:
     reopen: bool = False
     correct: bool = False
     upload: bool = False
+    move: bool = False  # see or take a step of moving it by agreement (services.moves)
 
     @property
     def any_lifecycle(self) -> bool:
         return any(
             (self.start, self.clock, self.forfeit, self.postpone, self.void, self.submit,
-             self.confirm, self.dispute, self.reopen)
+             self.confirm, self.dispute, self.reopen, self.move)
         )  # fmt: skip
 
 
@@ -295,4 +331,6 @@ def match_actions(user, match: Match, state: MatchState) -> Actions:
         reopen=manage_result and status in Match.REOPENABLE_STATUSES,
         correct=enter and status in Match.CORRECTABLE_STATUSES and not played_out and match.deal_count > 0,
         upload=enter and status in Match.OPEN_STATUSES and not played_out,
+        move=status in Match.NOT_STARTED_STATUSES and not match.deal_count and not holds_table_link(user, match)
+        and can_see_moves(user, match),
     )

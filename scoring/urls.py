@@ -9,7 +9,7 @@ from django.urls import path, register_converter
 from scoring.web.converters import IdConverter, NumberConverter
 
 from scoring.views import exports, manage, manage_delete, manage_merge, public, public_clock, public_feeds, secretary, secretary_actions, secretary_upload
-from scoring.views import federation
+from scoring.views import chores, federation
 from scoring.views import table as table_views
 from scoring.views import table_manage
 from scoring.views import figures as figures_views
@@ -75,6 +75,10 @@ urlpatterns = [
     path("matches/<id:pk>/confirm/", secretary_actions.MatchConfirmView.as_view(), name="match-confirm"),
     path("matches/<id:pk>/dispute/", secretary_actions.MatchDisputeView.as_view(), name="match-dispute"),
     path("matches/<id:pk>/reopen/", secretary_actions.MatchReopenView.as_view(), name="match-reopen"),
+    # -- the season's chores: a match moved by agreement (chores.py)
+    path("matches/<id:pk>/move/", chores.MatchMoveView.as_view(), name="match-move"),
+    path("matches/<id:pk>/move/answer/", chores.MoveAnswerView.as_view(), name="match-move-answer"),
+    path("matches/<id:pk>/move/approve/", chores.MoveApproveView.as_view(), name="match-move-approve"),
     # -- end of secretary
     # manage: set up clubs, competitions, rounds and matches
     # -- manage: a club's players and teams, its competitions, their rounds and matches
@@ -104,6 +108,7 @@ urlpatterns = [
     path("manage/clubs/<id:pk>/members/discard/", manage_members.MemberListDiscardView.as_view(), name="manage-members-discard"),
     path("manage/clubs/<id:pk>/members.csv", manage_members.MemberFileView.as_view(kind="csv"), name="manage-members-csv"),
     path("manage/clubs/<id:pk>/members.xlsx", manage_members.MemberFileView.as_view(kind="xlsx"), name="manage-members-xlsx"),
+    path("manage/competitions/<id:pk>/check-in/", chores.CheckInView.as_view(), name="manage-check-in"),
     # -- end of manage
     # exports: PDF and Excel downloads
     # -- exports: documents of a match, a round, the standings and a whole competition

@@ -138,3 +138,13 @@ __all__ += ["archive_refusal"]
 from .members import MemberListChangedError, member_list_discard, member_list_keep, members_import  # noqa: E402
 
 __all__ += ["MemberListChangedError", "member_list_discard", "member_list_keep", "members_import"]
+
+# the season's chores: a match moved by agreement, reminders about overdue protocols, check-in
+# before the draw, and the competitions' enrolment rules (checked inside the services above)
+from .checkin import check_in_save  # noqa: E402
+from .enrolment import EnrolmentError  # noqa: E402
+from .moves import match_move_answer, match_move_approve, match_move_propose  # noqa: E402
+from .reminders import reminders_send  # noqa: E402
+
+__all__ += ["EnrolmentError", "check_in_save", "match_move_answer", "match_move_approve", "match_move_propose",
+            "reminders_send"]  # fmt: skip

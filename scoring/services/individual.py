@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from scoring import permissions
 from scoring.engine.individual import PairingHistory, PlayerStanding, pair_round
 from scoring.models import Competition, Match, Player, Round, Team
+from scoring.selectors.chores import present_players
 from scoring.selectors.individual import individual_standings
 from scoring.selectors.rating import rating_history
 
@@ -86,10 +87,12 @@ def individual_pair_round(
     """Draw the next round's partnerships and tables. Round one is drawn from `seed` (a new random
     one when not given), stored on the round; a later round needs the one before complete."""
     competition = _lock(competition, user)
-    entrants = {p.pk: p for p in competition.entrants.all()}
+    last = last_round_complete(competition)
+    day = on or (last.date if last and last.date else timezone.localdate())
+    # Only the players checked in that day, when any is (services.checkin).
+    entrants = {p.pk: p for p in present_players(competition, day)}
     if len(entrants) < 4:
         raise DomainError(_("Pairing needs at least four players signed up."))
-    last = last_round_complete(competition)
     history = PairingHistory()
     for h1, h2, a1, a2 in competition.matches.values_list(
         "home_team__player_one_id", "home_team__player_two_id", "away_team__player_one_id", "away_team__player_two_id"
@@ -109,7 +112,6 @@ def individual_pair_round(
         seed = random.SystemRandom().randrange(1 << 31)
     pairing = pair_round(players, history, seed=seed)
     number = (last.number if last else 0) + 1
-    day = on or (last.date if last and last.date else timezone.localdate())
     start = timezone.make_aware(datetime.combine(day, start_time)) if start_time else None
     round_ = Round.objects.create(competition=competition, number=number, date=day, pairing_seed=seed if first else None)
     tables = []

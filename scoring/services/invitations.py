@@ -25,6 +25,7 @@ from scoring import permissions
 from scoring.models import Competition, Invitation, Player, SignupInvitation, Team
 
 from .audit import audit_log
+from .enrolment import require_enrolment_rules
 from .errors import DomainError
 from .locking import lock_competition
 from .seasons import require_open
@@ -109,7 +110,10 @@ def _answer(*, user, model, pk: int, accept: bool, subject: str, join, action: s
     locked.answered_by, locked.answered_at = user, timezone.now()
     locked.save()
     if accept:
-        join(lock_competition(locked.competition)).add(getattr(locked, subject))
+        competition = lock_competition(locked.competition)
+        if subject == "team":  # entered as its own club's would be: by the competition's rules
+            require_enrolment_rules(competition, [*competition.teams.all(), locked.team])
+        join(competition).add(getattr(locked, subject))
     audit_log(match=None, user=user, action=f"{action} accepted" if accept else f"{action} declined",
               object_type=object_type, object_id=locked.pk,
               after={"competition": locked.competition_id, subject: getattr(locked, f"{subject}_id")})  # fmt: skip

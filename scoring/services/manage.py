@@ -24,6 +24,7 @@ from scoring.models import Club, Competition, Match, Player, Round, Team
 from scoring.selectors import with_play
 
 from .audit import audit_log, match_snapshot
+from .enrolment import require_enrolment_rules, require_team_change_allowed
 from .errors import DomainError, MatchStateError
 from .standings import standings_refresh
 from .invitations import invitations_sync
@@ -79,8 +80,10 @@ def player_save(*, user, player: Player) -> Player:
 
 
 @transaction.atomic
-def team_save(*, user, team: Team) -> Team:
-    """Create or change a team: two different players of the team's own club, and a captain."""
+def team_save(*, user, team: Team, reserves: Iterable[Player] | None = None) -> Team:
+    """Create or change a team: two different players of the team's own club, and a captain; and
+    its reserves, when given, players of its club too. The competitions it plays in must still
+    have it so (services.enrolment)."""
     _require_club(user, team.club)
     stored = _stored_club_id(Team, team.pk)
     if stored is not None:
@@ -100,7 +103,15 @@ def team_save(*, user, team: Team) -> Team:
             "%(team)s has played matches, and their protocols must keep the players who played them. "
             "Form a new team for the new pair."
         ) % {"team": team.name})
+    reserves = None if reserves is None else list(reserves)
+    if reserves is not None and any(player.club_id != team.club_id for player in reserves):
+        raise DomainError(_("A team's reserves must belong to the team's club."))
+    if team.pk is not None:
+        kept = set(team.reserves.values_list("pk", flat=True)) if reserves is None else {p.pk for p in reserves}
+        require_team_change_allowed(team, {team.player_one_id, team.player_two_id} | kept)
     team.save()
+    if reserves is not None:
+        team.reserves.set([player for player in reserves if player.pk not in (team.player_one_id, team.player_two_id)])
     lock(team)  # where it is shown: a team stays in its club
     return team
 
@@ -137,7 +148,10 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
                 _("These teams have matches in the competition and cannot be removed: %(names)s.")
                 % {"names": names}
             )
+        require_enrolment_rules(competition, teams)
         competition.teams.set(invitations_sync(user=user, competition=competition, teams=teams))
+    else:
+        require_enrolment_rules(competition, competition.teams.all())
     # Its points rules, whether results need confirmation, or its teams may have changed.
     standings_refresh(competition=competition)
     return competition

@@ -30,6 +30,7 @@ from scoring.files.fixture_file import FixtureProblem, read_fixtures
 from scoring.models import Bye, Competition, Match, Round, Team
 from scoring.engine.pairing import round_dates, round_robin, swiss_pairings
 from scoring.selectors import competition_standings, counted_q
+from scoring.selectors.chores import present_teams
 from scoring.selectors.manage import competition_has_play
 
 from .audit import audit_log
@@ -199,10 +200,12 @@ def schedule_pair_next_round(
     """
     _require_manager(user, competition)
     competition = lock_competition(competition)
-    field = list(competition.teams.all())
+    last = last_round_complete(competition)
+    day = on or (last.date if last and last.date else timezone.localdate())
+    # Only the teams checked in that day, when any is (services.checkin).
+    field = present_teams(competition, day)
     if len(field) < 2:
         raise ScheduleError(_("Pairing needs at least two teams in the competition."))
-    last = last_round_complete(competition)
     by_id = {team.pk: team for team in field}
     if last is None:
         order = sorted(by_id, key=lambda pk: swedish_sort_key(by_id[pk].name))
@@ -218,7 +221,6 @@ def schedule_pair_next_round(
         balance[away_id] -= 1
     plan = swiss_pairings(order, previous=previous, byes=byes, home_balance=balance)
     number = (last.number if last else 0) + 1
-    day = on or (last.date if last and last.date else timezone.localdate())
     round_ = Round.objects.create(competition=competition, number=number, date=day)
     Match.objects.bulk_create(
         [

@@ -14,6 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views import View
 from django.views.generic import TemplateView
@@ -21,7 +22,7 @@ from django.views.generic import TemplateView
 from scoring import permissions, services
 from scoring.forms.manage import CompetitionForm, MatchForm, PlayerForm, RoundForm, TeamForm
 from scoring.models import Club, Competition, Invitation, Match, Player, Round, Team
-from scoring.selectors import manage as manage_selectors
+from scoring.selectors import chores as chores_selectors, manage as manage_selectors
 from scoring.selectors.manage import club_invitations
 from scoring.selectors.merging import merge_archive
 
@@ -226,7 +227,8 @@ class TeamCreateView(ManageFormView):
         return Team(club=self.owner)
 
     def save(self, form):
-        return services.team_save(user=self.request.user, team=form.save(commit=False))
+        return services.team_save(user=self.request.user, team=form.save(commit=False),
+                                  reserves=form.cleaned_data["reserves"])
 
 
 class TeamUpdateView(TeamCreateView):
@@ -303,6 +305,9 @@ class CompetitionManageView(CompetitionManagerMixin, TemplateView):
         context["rules"] = competition.rules
         context["invitations"] = manage_selectors.open_invitations(competition)
         context["schedule"] = manage_selectors.schedule_state(competition)
+        # The season's chores: what is overdue for a reminder, and the moves still to be decided.
+        context["overdue"] = chores_selectors.overdue_matches(timezone.now(), competition)
+        context["open_moves"] = chores_selectors.competition_open_moves(competition)
         return context
 
 

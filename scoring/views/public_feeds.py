@@ -136,7 +136,8 @@ def _fixture_event(request, match: Match, host: str) -> CalendarEvent | None:
         end=end,
         summary=summary,
         description="\n".join([*details, url]),
-        location=", ".join(part for part in (club.name, club.city) if part),
+        # A match moved by agreement to another hall is played there (services.moves).
+        location=match.hall or ", ".join(part for part in (club.name, club.city) if part),
         url=url,
         status=status,
         last_modified=match.updated_at,

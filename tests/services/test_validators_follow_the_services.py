@@ -83,6 +83,9 @@ NOT_SERVICES = {
     "lock_matches": "as above, for matches",
     "move_versions": "moves versions: what the scenarios check",
     "archive_refusal": "reads whether a change would reach an archive",
+    "require_enrolment_rules": "refuses teams against their competition's rules, inside competition_save and the invitations",
+    "require_team_change_allowed": "refuses a team's new players against its competitions' rules, inside team_save",
+    "team_players": "reads each team's pair and reserves",
     "refuse_rotating": "refuses a rotating partnership outside its club night",
     "signup_invitations_sync": "called inside individual_signup, whose scenario runs it",
     "clean_photo": "re-encodes an image, writes nothing",
@@ -366,6 +369,24 @@ def member_list_kept(w):
     w["member_digest"] = member_list_preview(w["club_a"], w["member_list"]).digest
 
 
+def move_proposed(w):
+    w["move"] = services.match_move_propose(match=w["later"], user=w["secretary_b"],
+                                            new_start=timezone.now() + timedelta(days=10), hall="Folkets hus")  # fmt: skip
+
+
+def move_accepted(w):
+    Competition.objects.filter(pk=w["league"].pk).update(moves_need_approval=True)
+    move_proposed(w)
+    w["move"] = services.match_move_answer(move=w["move"], user=w["secretary_a"], accept=True)
+
+
+def overdue(w):
+    """The live match's protocol waits a day for its reminder."""
+    Competition.objects.filter(pk=w["league"].pk).update(reminder_days=1)
+    submitted(w)
+    Match.objects.filter(pk=w["live"].pk).update(submitted_at=timezone.now() - timedelta(days=2))
+
+
 A = "admin"
 SCENARIOS = {
     "accept a sign-up of another club's player": ("signup_invitation_answer", signup_asked,
@@ -447,6 +468,15 @@ SCENARIOS = {
         competition=w["cup"], user=w[A], seed=1)),
     "import fixtures": ("fixtures_import", nothing, lambda w: services.fixtures_import(
         competition=w["cup"], user=w[A], data="round,date,table,home,away\n1,2026-09-14,1,Essen,Kungarna\n".encode())),
+    "propose a new date": ("match_move_propose", nothing, lambda w: services.match_move_propose(
+        match=w["later"], user=w["secretary_b"], new_start=timezone.now() + timedelta(days=10), hall="Folkets hus")),
+    "accept a new date": ("match_move_answer", move_proposed,
+        lambda w: services.match_move_answer(move=w["move"], user=w["secretary_a"], accept=True)),
+    "approve a new date": ("match_move_approve", move_accepted,
+        lambda w: services.match_move_approve(move=w["move"], user=w["secretary_a"], approve=True)),
+    "check in before the draw": ("check_in_save", nothing, lambda w: services.check_in_save(
+        competition=w["cup"], user=w[A], day=timezone.localdate(), present=[w["ess"].pk, w["kung"].pk])),
+    "send the reminders due": ("reminders_send", overdue, lambda w: services.reminders_send()),
     "close a season": ("season_close", nothing, closed),
     "reopen a season": ("season_reopen", closed, lambda w: seasons.season_reopen(name="2025/26", user=w[A], reason="för tidigt")),
 }  # fmt: skip
@@ -462,6 +492,9 @@ SHOW_NOTHING = {
     "set a table's conflict aside": "shown to the secretary and the table only",
     "propose a deal at the table": "a deal counts, and shows, once both sides agreed",
     "add a photo of the signed paper": "photos are never public",
+    "propose a new date": "a match moves only once it is agreed",
+    "check in before the draw": "who is present is on no public page",
+    "send the reminders due": "a reminder is on no public page",
     "close a season": "a closed season's competitions look the same to the public",
     "reopen a season": "as above",
 }

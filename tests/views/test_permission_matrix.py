@@ -389,6 +389,38 @@ def photo_case(w):
     return reverse("scoring:match-photos", args=[w.match.pk]), {"photo": SimpleUploadedFile("p.jpg", image.getvalue(), "image/jpeg")}
 
 
+def move_propose_case(w):
+    return reverse("scoring:match-move", args=[w.match.pk]), {
+        "version": w.version, "new_date": "2099-10-21", "new_time": "18:30", "hall": "Folkets hus", "reason": "Hallen",
+    }  # fmt: skip
+
+
+def _proposed(w):
+    from datetime import datetime, timezone as dt_timezone
+
+    return services.match_move_propose(match=w.match, user=w.users["home_secretary"],
+                                       new_start=datetime(2099, 10, 21, 16, 30, tzinfo=dt_timezone.utc))  # fmt: skip
+
+
+def move_answer_case(w):
+    """The home secretary proposed a new date: the away side answers."""
+    return reverse("scoring:match-move-answer", args=[w.match.pk]), {"move": _proposed(w).pk, "answer": "yes"}
+
+
+def move_approve_case(w):
+    """Both teams agreed, and the competition asks its organiser (the home club here) to approve."""
+    Competition.objects.filter(pk=w.competition.pk).update(moves_need_approval=True)
+    move = services.match_move_answer(move=_proposed(w), user=w.users["away_captain"], accept=True)
+    return reverse("scoring:match-move-approve", args=[w.match.pk]), {"move": move.pk, "answer": "yes"}
+
+
+def check_in_case(w):
+    competition = cup(w)
+    return reverse("scoring:manage-check-in", args=[competition.pk]), {
+        "day": "2026-10-01", "present": [team.pk for team in competition.teams.all()[:3]],
+    }  # fmt: skip
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 MATRIX: dict[str, Case] = {
@@ -443,6 +475,12 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-fixtures-import": Case(KEEPER, fixtures_import_case),
     # individual club nights (federation.py)
     "scoring:manage-individual": Case(KEEPER, individual_signup_case),
+    # a match moved by agreement (chores.py): the home side proposes, the away side answers, the
+    # organiser approves; who is present before a draw: the organiser
+    "scoring:match-move": Case(KEEPER, move_propose_case),
+    "scoring:match-move-answer": Case(CONFIRMER, move_answer_case),
+    "scoring:match-move-approve": Case(KEEPER, move_approve_case),
+    "scoring:manage-check-in": Case(KEEPER, check_in_case),
     # invitations (manage.py): the invited team's club answers
     "scoring:manage-invitations": Case(frozenset({"away_secretary", "admin"}), invitation_answer_case),
 }
