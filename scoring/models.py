@@ -10,6 +10,7 @@ the rule set it is played under, taken when its first deal is recorded.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Lower
@@ -1020,3 +1021,175 @@ class CheckIn(models.Model):
 
     def __str__(self) -> str:
         return f"{self.competition_id} {self.day}: {self.team_id or self.player_id}"
+
+
+# -- Championships ---------------------------------------------------------------------------------
+
+
+class Championship(models.Model):
+    """A chain of stages (club heats, district heats, a final) whose best pairs go on to the next
+    stage (docs/rules.md, "Championships: qualification and carried points"). Each stage is played
+    as one or more ordinary competitions, its heats; the championship's organiser runs them all.
+    Written by the championship services only (scoring.services.championships)."""
+
+    name = models.CharField(_("name"), max_length=150, validators=[no_control_characters])
+    season = models.CharField(_("season"), max_length=20, help_text=_("For example 2026/27."),
+                              validators=[no_control_characters])
+    organiser = models.ForeignKey(
+        Club, verbose_name=_("organising club"), on_delete=models.PROTECT, related_name="organised_championships"
+    )
+    is_public = models.BooleanField(_("public"), default=True)
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    # Moved by every championship service (scoring.services.locking): its page's ETag.
+    version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
+
+    class Meta:
+        verbose_name = _("championship")
+        verbose_name_plural = _("championships")
+        ordering = ["-season", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+
+class ChampionshipStage(models.Model):
+    """One stage of a championship, and who of it goes on to the next: the first `per_heat` of each
+    heat and the best `best_of_rest` of the others across the heats, with a share of their points
+    carried into the next stage's tables. Confirmed once by the organiser (`confirmed_at`)."""
+
+    championship = models.ForeignKey(
+        Championship, verbose_name=_("championship"), on_delete=models.CASCADE, related_name="stages"
+    )
+    number = models.PositiveSmallIntegerField(_("stage"))
+    name = models.CharField(_("name"), max_length=80, validators=[no_control_characters])
+    per_heat = models.PositiveSmallIntegerField(
+        _("pairs going on from each heat"), default=0, help_text=_("The first N of each heat's table.")
+    )
+    best_of_rest = models.PositiveSmallIntegerField(
+        _("best of the rest going on"), default=0,
+        help_text=_("The best M of the other pairs, all heats ranked together."),
+    )
+    carry_points_percent = models.PositiveSmallIntegerField(
+        _("share of match points carried on (%)"), default=0,
+        validators=[MaxValueValidator(100)],
+    )
+    carry_cards_percent = models.PositiveSmallIntegerField(
+        _("share of card points carried on (%)"), default=0,
+        validators=[MaxValueValidator(100)],
+    )
+    starts_on = models.DateField(_("first day of play"), null=True, blank=True)
+    confirmed_at = models.DateTimeField(_("qualified list confirmed"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("confirmed by"), on_delete=models.SET_NULL,
+        null=True, blank=True, related_name="+",
+    )  # fmt: skip
+
+    class Meta:
+        verbose_name = _("championship stage")
+        verbose_name_plural = _("championship stages")
+        ordering = ["championship", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["championship", "number"], name="stage_number_unique"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="stage_number_positive"),
+            models.CheckConstraint(
+                condition=Q(carry_points_percent__lte=100) & Q(carry_cards_percent__lte=100),
+                name="stage_carried_share_at_most_all",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class ChampionshipHeat(models.Model):
+    """A competition played as one heat of a stage. Heats of a stage may be played on the same
+    night in different halls; they are ranked together for the best of the rest."""
+
+    stage = models.ForeignKey(
+        ChampionshipStage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="heats"
+    )
+    competition = models.OneToOneField(
+        Competition, verbose_name=_("competition"), on_delete=models.PROTECT, related_name="championship_heat"
+    )
+
+    class Meta:
+        verbose_name = _("heat")
+        verbose_name_plural = _("heats")
+        ordering = ["stage", "competition__name", "id"]
+
+    def __str__(self) -> str:
+        return str(self.competition.name)
+
+
+class StageWithdrawal(models.Model):
+    """A pair that withdrew before its stage's qualified list was confirmed: it does not go on, and
+    the next in line takes its place. The reason is kept (and logged)."""
+
+    stage = models.ForeignKey(
+        ChampionshipStage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="withdrawals"
+    )
+    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.CASCADE, related_name="+")
+    reason = models.TextField(_("reason"))
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("by"), on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+",
+    )  # fmt: skip
+
+    class Meta:
+        verbose_name = _("withdrawal")
+        verbose_name_plural = _("withdrawals")
+        ordering = ["stage", "at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "team"], name="withdrawal_once_per_stage"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.team}"
+
+
+class StageQualifier(models.Model):
+    """A pair that went on from a stage, as its organiser confirmed the list: why (its place in its
+    heat, or its place among the best of the rest, or the place of a pair that withdrew), the heat
+    of the next stage it entered, and the points it carried into that heat's table."""
+
+    class Why(models.TextChoices):
+        PLACE = "place", _("place in its heat")
+        BEST_OF_REST = "best_of_rest", _("best of the rest")
+        REPLACEMENT = "replacement", _("next in line for a pair that withdrew")
+
+    stage = models.ForeignKey(
+        ChampionshipStage, verbose_name=_("stage"), on_delete=models.CASCADE, related_name="qualifiers"
+    )
+    team = models.ForeignKey(Team, verbose_name=_("team"), on_delete=models.PROTECT, related_name="qualifications")
+    order = models.PositiveSmallIntegerField(_("order"))
+    why = models.CharField(_("why"), max_length=20, choices=Why.choices)
+    heat = models.ForeignKey(
+        Competition, verbose_name=_("heat"), on_delete=models.PROTECT, related_name="+"
+    )
+    heat_rank = models.PositiveSmallIntegerField(_("place in its heat"))
+    heat_tied = models.BooleanField(_("place shared"), default=False)
+    # Among the best of the rest: the place taken and how many such places there were.
+    rest_place = models.PositiveSmallIntegerField(_("place among the rest"), null=True, blank=True)
+    rest_of = models.PositiveSmallIntegerField(_("places for the rest"), null=True, blank=True)
+    replaces = models.ForeignKey(
+        Team, verbose_name=_("replaces"), on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    entered = models.ForeignKey(
+        Competition, verbose_name=_("entered heat"), on_delete=models.PROTECT, null=True, blank=True,
+        related_name="carried_in",
+    )  # fmt: skip
+    carried_points = models.DecimalField(_("match points carried"), max_digits=7, decimal_places=1, default=0)
+    carried_for = models.IntegerField(_("card points for carried"), default=0)
+    carried_against = models.IntegerField(_("card points against carried"), default=0)
+
+    class Meta:
+        verbose_name = _("qualified pair")
+        verbose_name_plural = _("qualified pairs")
+        ordering = ["stage", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "team"], name="qualifier_once_per_stage"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage}: {self.team}"

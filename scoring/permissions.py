@@ -97,6 +97,11 @@ def can_manage_competition(user, competition: Competition) -> bool:
     return is_site_admin(user) or is_secretary_of(user, competition.organiser_id)
 
 
+def can_manage_championship(user, championship) -> bool:
+    """A championship is its organiser's, as a competition is (its heats are the organiser's too)."""
+    return is_site_admin(user) or is_secretary_of(user, championship.organiser_id)
+
+
 def can_enter_or_manage(user, match: Match) -> bool:
     """Keeps the match's protocol, or manages its competition: who handles the match's table link,
     its photos and its table's conflicts. A table link itself never does."""

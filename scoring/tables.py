@@ -343,3 +343,74 @@ def paginate_bounded(request, table, *, per_page: int, max_per_page: int = MAX_P
     last = max(1, -(-len(table.rows) // size))
     page = bounded_number(request.GET.get(table.prefixed_page_field), default=1, low=1, high=last)
     table.paginate(page=page, per_page=size)
+
+
+# -- championships (selectors.championships) -------------------------------------------------------
+
+
+class CombinedStandingsTable(StandingsTable):
+    """All heats of a championship stage ranked together: rows are selectors.championships
+    CombinedRow (the engine's StandingRow, its heat and its place there), each heat linked."""
+
+    heat = tables.Column(empty_values=(), verbose_name=_("Heat"), attrs={"td": {"class": "standings__heat"}})
+
+    class Meta(StandingsTable.Meta):
+        sequence = ("rank", "team", "heat", "...")
+        row_attrs = {
+            "data-team-id": lambda record: record.row.record.team_id,
+            "class": lambda record: "standings__row--tied" if record.row.tied else "",
+        }
+
+    def __init__(self, data, **kwargs):
+        super().__init__([CombinedLine(line) for line in data], **kwargs)
+
+    def render_heat(self, record):
+        url = reverse("scoring:competition-detail", args=[record.heat.pk])
+        return format_html('<a href="{}">{}</a><span class="standings__heat-place"> ({})</span>', url, record.heat.name,
+                           _("place %(place)s") % {"place": record.heat_rank_label})
+
+
+class CombinedLine:
+    """A CombinedRow read as the StandingsTable reads a StandingRow (rank_label, tied, record)."""
+
+    def __init__(self, line):
+        self.row, self.heat, self.heat_rank_label = line.row, line.heat, line.heat_rank_label
+        self.rank_label, self.tied, self.record, self.rank = line.row.rank_label, line.row.tied, line.row.record, line.row.rank
+
+    def __repr__(self) -> str:
+        return f"CombinedLine({self.row!r}, {self.heat.pk})"
+
+
+class QualifiedTable(SiteTable):
+    """Who goes on from a championship stage (or is next in line): rows are
+    selectors.championships.QualifiedLine, the pair with why under its name."""
+
+    order = tables.Column(verbose_name=_("No."), attrs=NUM)
+    team = tables.Column(verbose_name=_("Pair"), attrs={"td": {"class": "qualified__team"}})
+    carried = tables.Column(empty_values=(), verbose_name=_("Carried on"), attrs=NUM)
+    entered = tables.Column(empty_values=(), verbose_name=_("Entered in"))
+
+    class Meta:
+        orderable = False
+        attrs = {"class": "data-table qualified"}
+        row_attrs = {"data-team-id": lambda record: record.team_id}
+
+    def __init__(self, data, *, carries=False, entered=False, caption=None, **kwargs):
+        exclude = tuple(name for name, shown in (("carried", carries), ("entered", entered)) if not shown)
+        super().__init__(data, exclude=exclude, **kwargs)
+        self.caption = caption
+
+    def render_team(self, record):
+        return format_html('{}<span class="qualified__why">{}</span>', _team_link(record.team_id, record.team),
+                           record.reason)
+
+    def render_carried(self, record):
+        carried = record.carried
+        return format_html('{}<span class="qualified__cards">{} / {}</span>', format_match_points(carried.points),
+                           format_points(carried.card_points_for), format_points(carried.card_points_against))
+
+    def render_entered(self, record):
+        if record.entered is None:
+            return ""
+        url = reverse("scoring:competition-detail", args=[record.entered.pk])
+        return format_html('<a href="{}">{}</a>', url, record.entered.name)

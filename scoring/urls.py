@@ -15,6 +15,7 @@ from scoring.views import table_manage
 from scoring.views import figures as figures_views
 from scoring.views import rules as rules_views
 from scoring.views import schedules as schedule_views
+from scoring.views import championship_manage, championships
 from scoring.views import manage_members
 
 app_name = "scoring"
@@ -144,6 +145,20 @@ urlpatterns = [
     path("competitions/<id:pk>/players/", federation.CompetitionPlayersView.as_view(), name="competition-players"),
     path("manage/competitions/<id:pk>/individual/", federation.IndividualManageView.as_view(), name="manage-individual"),
     # -- end of federation
+    # -- championships: the road to the final (public), its qualified lists, the organiser's pages
+    path("championships/", championships.ChampionshipListView.as_view(), name="championship-list"),
+    path("championships/<id:pk>/", championships.ChampionshipDetailView.as_view(), name="championship-detail"),
+    path("stages/<id:pk>/qualified.pdf", championships.StageQualifiedPdfView.as_view(), name="stage-qualified-pdf"),
+    path("stages/<id:pk>/qualified.xlsx", championships.StageQualifiedXlsxView.as_view(), name="stage-qualified-xlsx"),
+    path("manage/clubs/<id:pk>/championships/new/", championship_manage.ChampionshipCreateView.as_view(), name="manage-championship-create"),
+    path("manage/championships/<id:pk>/", championship_manage.ChampionshipManageView.as_view(), name="manage-championship"),
+    path("manage/championships/<id:pk>/edit/", championship_manage.ChampionshipUpdateView.as_view(), name="manage-championship-edit"),
+    path("manage/championships/<id:pk>/stages/new/", championship_manage.StageCreateView.as_view(), name="manage-stage-create"),
+    path("manage/stages/<id:pk>/", championship_manage.StageUpdateView.as_view(), name="manage-stage-edit"),
+    path("manage/stages/<id:pk>/heats/new/", championship_manage.HeatAddView.as_view(), name="manage-heat-add"),
+    path("manage/stages/<id:pk>/qualified/", championship_manage.StageQualifiedView.as_view(), name="manage-stage-qualified"),
+    path("manage/stages/<id:pk>/withdrawals/", championship_manage.StageWithdrawalView.as_view(), name="manage-stage-withdrawal"),
+    # -- end of championships
     # -- table: entry at the table through a match's table link (no account), the round at a glance
     path("t/sw.js", table_views.TableServiceWorkerView.as_view(), name="table-sw"),
     path("t/<str:code>/", table_views.TablePageView.as_view(), name="table"),

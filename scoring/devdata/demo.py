@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from scoring import services
-from scoring.devdata import demo_federation
+from scoring.devdata import demo_championship, demo_federation
 from scoring.devdata.generate import GeneratedMatch, generate_match, match_deals  # noqa: F401 (re-export)
 from scoring.models import Club, Competition, Match, Player, TableLink, Team
 from scoring.services.schedules import schedule_generate_league, schedule_pair_next_round
@@ -322,8 +322,11 @@ def build_demo(*, reset: bool = False, today: date | None = None) -> DemoReport:
                 organiser__name__in=[c[0] for c in CLUBS],
             ).delete()
         clubs, secretaries, players, teams = _people(report)
+        if reset:
+            demo_championship.delete(clubs)
         _league(report, clubs, secretaries, teams, rng, today)
         _tournament(report, clubs, secretaries, teams, rng, today)
+        demo_championship.championship(report, _Play, clubs, secretaries, teams, season_of(today), today, rng, EVENING)
         # The season before (closed) and an individual club night: the federation pages.
         league_teams = [teams[name] for _, name, _ in LEAGUE_TEAMS]
         demo_federation.earlier_season(report, _Play, LEAGUE_NAME, league_teams, clubs, secretaries,

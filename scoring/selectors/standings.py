@@ -13,9 +13,10 @@ from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.engine.individual import BuchholzRecord, buchholz
 from scoring.engine.places import RoundResult, tables_after_each_round
+from scoring.engine.qualification import Carried, with_carried
 from scoring.engine.rules import PointsRules
 from scoring.engine.standings import METRICS, HeadToHeadResult, StandingRow, TeamRecord, rank_teams
-from scoring.models import Bye, Competition, Match, Team, TeamStanding
+from scoring.models import Bye, Competition, Match, StageQualifier, Team, TeamStanding
 
 from .counting import in_rounds, counted_q, number, preliminary_q
 
@@ -161,7 +162,19 @@ def computed_team_records(
             record["played"] += row["count"]
             record["won"] += row["count"]
             record["points"] += Decimal(str(points_rules.win)) * row["count"]
-    return _as_records(records, [team_id for team_id, _name in teams])
+    return carried_into(competition, _as_records(records, [team_id for team_id, _name in teams]))
+
+
+def carried_into(competition: Competition, records: list[TeamRecord]) -> list[TeamRecord]:
+    """The records with the points each pair carried into this competition from a championship's
+    stage before it (docs/rules.md, "Championships: qualification and carried points"): one
+    indexed query, nothing for a competition that is no heat."""
+    carried = {
+        team_id: Carried(points, card_for, card_against)
+        for team_id, points, card_for, card_against in StageQualifier.objects.filter(entered=competition)
+        .values_list("team_id", "carried_points", "carried_for", "carried_against")
+    }
+    return [with_carried(record, carried[record.team_id]) if record.team_id in carried else record for record in records]
 
 
 def stored_team_records(competition: Competition) -> list[TeamRecord]:

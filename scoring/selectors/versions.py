@@ -24,6 +24,29 @@ def competition(pk, of="%s", **kwargs):
     return row and (bool(row[0]), row[1:])
 
 
+def championship(pk, **kwargs):
+    """A championship's pages and documents: its version and its heats' (their tables), open to all
+    when it is public."""
+    row = read(
+        "SELECT ch.is_public, ch.version, heats.*, clubs.* FROM scoring_championship ch, (SELECT COUNT(*), "
+        "SUM(c.version) FROM scoring_competition c JOIN scoring_championshipheat h ON h.competition_id = c.id "
+        "JOIN scoring_championshipstage s ON s.id = h.stage_id WHERE s.championship_id = %s) heats, "
+        f"{CLUBS} WHERE ch.id = %s", pk, pk,
+    )  # fmt: skip
+    return row and (bool(row[0]), row[1:])
+
+
+def championships(**kwargs):
+    """The list of championships: their count, versions and largest id."""
+    return True, read(f"SELECT * FROM (SELECT COUNT(*), SUM(version), MAX(id) FROM scoring_championship) ch, {CLUBS}")
+
+
+def stage(pk, **kwargs):
+    """A stage's documents: its championship's."""
+    row = read("SELECT championship_id FROM scoring_championshipstage WHERE id = %s", pk)
+    return row and championship(row[0])
+
+
 def match(pk, **kwargs):
     """A match's pages show its competition's names and rules: its competition's version."""
     return competition(pk, of="(SELECT competition_id FROM scoring_match WHERE id = %s)")

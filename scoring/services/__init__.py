@@ -148,3 +148,17 @@ from .reminders import reminders_send  # noqa: E402
 
 __all__ += ["EnrolmentError", "check_in_save", "match_move_answer", "match_move_approve", "match_move_propose",
             "reminders_send"]  # fmt: skip
+
+# championships: stages of heats, who goes on from each, withdrawals, the next stage entered
+from .championships import (  # noqa: E402
+    championship_heat_add,
+    championship_save,
+    championship_stage_save,
+    stage_qualifiers_confirm,
+    stage_withdrawal_add,
+)
+
+__all__ += [
+    "championship_heat_add", "championship_save", "championship_stage_save", "stage_qualifiers_confirm",
+    "stage_withdrawal_add",
+]  # fmt: skip

@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.db.models import F, Q, QuerySet
 
-from scoring.models import Club, Competition, Match, Player, Round, Season, Team
+from scoring.models import Championship, Club, Competition, Match, Player, Round, Season, Team
 
 from . import seasons
 from .errors import StaleMatchError
@@ -60,7 +60,7 @@ def lock(obj):
     after it. An archive is the caller's to refuse (deleting and merging say why in their plans)."""
     locked = type(obj).objects.select_for_update(of=("self",)).get(pk=obj.pk)
     move_versions(locked)
-    if isinstance(locked, (Club, Competition)):
+    if isinstance(locked, (Club, Competition, Championship)):
         locked.version += 1  # as moved in the row: a copy saved after this keeps it
     return locked
 
@@ -74,5 +74,7 @@ def move_versions(*objects, everywhere: bool = False) -> None:
     competitions = {getattr(o, "competition_id", o.pk) for o in objects if isinstance(o, (Competition, Round, Match))}
     clubs = {getattr(o, "club_id", o.pk) for o in objects if isinstance(o, (Club, Player, Team))}
     seasons_of = [o.name for o in objects if isinstance(o, Season)]
-    for model, shown in ((Competition, Q(pk__in=competitions) | Q(season__in=seasons_of)), (Club, Q(pk__in=clubs))):
+    championships = {o.pk for o in objects if isinstance(o, Championship)}
+    for model, shown in ((Competition, Q(pk__in=competitions) | Q(season__in=seasons_of)), (Club, Q(pk__in=clubs)),
+                         (Championship, Q(pk__in=championships) | Q(season__in=seasons_of))):
         model.objects.filter(Q() if everywhere else shown).update(version=F("version") + 1)

@@ -25,6 +25,7 @@ from scoring.models import Club, Competition, Invitation, Match, Player, Round, 
 from scoring.selectors import chores as chores_selectors, manage as manage_selectors
 from scoring.selectors.manage import club_invitations
 from scoring.selectors.merging import merge_archive
+from scoring.selectors import championships as championship_selectors
 
 CONFLICT = 409
 
@@ -40,6 +41,7 @@ class ManageHomeView(LoginRequiredMixin, TemplateView):
         context["clubs"] = manage_selectors.managed_clubs_with_counts(user)
         context["competitions"] = manage_selectors.managed_competitions_with_counts(user)
         context["waiting_invitations"] = manage_selectors.waiting_invitation_count(user)
+        context["championships"] = championship_selectors.managed_championships(user)
         return context
 
 

@@ -12,7 +12,7 @@ from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
-from scoring.selectors import history, versions
+from scoring.selectors import championships, history, versions
 from scoring.selectors import figures
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
@@ -297,6 +297,7 @@ class TeamDetailView(PublicPageMixin, TemplateView):
             ],  # fmt: skip
             competitions=public_selectors.team_public_competitions(team),
             seasons=history.team_seasons(team),
+            road=championships.team_road(team),  # its road through championships
             canasta_figures=figures.team_figures(team),
         )
         return context

@@ -33,7 +33,7 @@ from django.utils import timezone, translation
 import scoring.services
 from scoring import services
 from scoring.engine import replay
-from scoring.models import Club, Competition, Invitation, Match, Player, Round, SignupInvitation, Team
+from scoring.models import Championship, ChampionshipStage, Club, Competition, Invitation, Match, Player, Round, SignupInvitation, Team
 from scoring.services import individual, merging, seasons, table
 from tests.factories import (
     EXPORT_SAMPLE_DEALS,
@@ -219,6 +219,8 @@ def public_urls() -> set[str]:
         urls |= {reverse(f"scoring:{name}", args=[pk]) for name in ("player-detail", "ranking-player")}
     for pk in Club.objects.values_list("pk", flat=True):
         urls.add(reverse("scoring:club-detail", args=[pk]))
+    urls.add(reverse("scoring:championship-list"))
+    urls |= {reverse("scoring:championship-detail", args=[pk]) for pk in Championship.objects.values_list("pk", flat=True)}
     return urls
 
 
@@ -387,8 +389,62 @@ def overdue(w):
     Match.objects.filter(pk=w["live"].pk).update(submitted_at=timezone.now() - timedelta(days=2))
 
 
+def championship(w):
+    """A championship of club A: the cup (its first round played) the first stage, a final after."""
+    w["championship"] = services.championship_save(user=w["admin"], championship=Championship(
+        name="Mästerskapet", season=w["cup"].season, organiser=w["club_a"]))
+    w["stage"] = services.championship_stage_save(user=w["admin"], stage=ChampionshipStage(
+        championship=w["championship"], name="Kval", per_heat=1, best_of_rest=1, carry_points_percent=50))
+    w["final"] = services.championship_stage_save(user=w["admin"], stage=ChampionshipStage(
+        championship=w["championship"], name="Final"))
+
+
+def championship_heats(w):
+    championship(w)
+    services.championship_heat_add(user=w["admin"], stage=w["stage"], competition=w["cup"])
+    w["final_heat"] = make_competition(organiser=w["club_a"], name="Finalen")
+    services.championship_heat_add(user=w["admin"], stage=w["final"], competition=w["final_heat"])
+
+
+def championship_played(w):
+    championship_heats(w)
+    Competition.objects.filter(pk=w["cup"].pk).update(requires_confirmation=False)  # a walk over counts at once
+    services.schedule_pair_next_round(competition=w["cup"], user=w["admin"], seed=1)
+    for match in Match.objects.filter(competition=w["cup"]):
+        services.match_forfeit(match=match, user=w["admin"], winner="home", reason="kom inte", expected_version=None)
+
+
+def championship_expected(w):
+    from scoring.selectors.championships import stage_road
+
+    return stage_road(w["stage"]).expected
+
+
+# The club's member list: Anna 0 given a member number and a birth year, a new member.
+MEMBER_LIST = "Namn;Medlemsnummer;Födelseår;E-post\nAnna 0;11;1950;anna@example.se\nNya Ess;12;;\n".encode()
+
+
+def member_list_kept(w):
+    from scoring.files.member_file import read_member_file
+    from scoring.selectors.members import member_list_preview
+
+    w["member_list"] = services.member_list_keep(user=w["secretary_a"], club=w["club_a"], file_name="m.csv",
+                                                 member_file=read_member_file(MEMBER_LIST, "m.csv"))  # fmt: skip
+    w["member_digest"] = member_list_preview(w["club_a"], w["member_list"]).digest
+
+
 A = "admin"
 SCENARIOS = {
+    "create a championship": ("championship_save", nothing, lambda w: services.championship_save(
+        user=w["secretary_a"], championship=Championship(name="DM", season=w["cup"].season, organiser=w["club_a"]))),
+    "add a championship stage": ("championship_stage_save", championship, lambda w: services.championship_stage_save(
+        user=w["secretary_a"], stage=ChampionshipStage(championship=w["championship"], name="Semifinal", per_heat=2))),
+    "add a championship heat": ("championship_heat_add", championship, lambda w: services.championship_heat_add(
+        user=w["secretary_a"], stage=w["stage"], competition=w["cup"])),
+    "a pair withdraws from a championship": ("stage_withdrawal_add", championship_heats, lambda w: services.stage_withdrawal_add(
+        user=w["secretary_a"], stage=w["stage"], team=w["ess"], reason="sjuk")),
+    "confirm a championship's qualified list": ("stage_qualifiers_confirm", championship_played, lambda w: services.stage_qualifiers_confirm(
+        user=w["secretary_a"], stage=w["stage"], expected=championship_expected(w))),
     "accept a sign-up of another club's player": ("signup_invitation_answer", signup_asked,
         lambda w: services.signup_invitation_answer(user=w["secretary_b"], invitation=w["signup"], accept=True)),
     "issue a table link": ("table_link_issue", nothing, table_link),

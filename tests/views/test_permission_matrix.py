@@ -421,6 +421,66 @@ def check_in_case(w):
     }  # fmt: skip
 
 
+def championship(w: World, *, played: bool = False):
+    """A championship of the home club: a qualifier (the home and away teams, one match played
+    when `played`) whose first and best other pair go on to a final."""
+    from scoring.models import Championship, ChampionshipStage
+
+    admin = w.users["admin"]
+    championship = services.championship_save(user=admin, championship=Championship(
+        name="Mästerskapet", season=w.competition.season, organiser=w.home_club))
+    qualifier = services.championship_stage_save(user=admin, stage=ChampionshipStage(
+        championship=championship, name="Kval", per_heat=1, best_of_rest=1))
+    final = services.championship_stage_save(user=admin, stage=ChampionshipStage(championship=championship, name="Final"))
+    heat = f.make_competition(organiser=w.home_club, name="Kvalet", teams=[w.home, w.away], requires_confirmation=False)
+    services.championship_heat_add(user=admin, stage=qualifier, competition=heat)
+    services.championship_heat_add(user=admin, stage=final, competition=f.make_competition(organiser=w.home_club, name="Finalen"))
+    if played:
+        f.make_result(heat, w.home, w.away)
+    return championship, qualifier
+
+
+def championship_create_case(w):
+    return reverse("scoring:manage-championship-create", args=[w.home_club.pk]), {"name": "DM", "season": "2026/27", "is_public": "on"}
+
+
+def championship_edit_case(w):
+    championship_row, _stage = championship(w)
+    return reverse("scoring:manage-championship-edit", args=[championship_row.pk]), {"name": "DM i par", "season": championship_row.season}
+
+
+def stage_create_case(w):
+    championship_row, _stage = championship(w)
+    return reverse("scoring:manage-stage-create", args=[championship_row.pk]), {
+        "name": "Semifinal", "per_heat": "2", "best_of_rest": "0", "carry_points_percent": "0", "carry_cards_percent": "0",
+    }  # fmt: skip
+
+
+def stage_edit_case(w):
+    _championship, stage = championship(w)
+    return reverse("scoring:manage-stage-edit", args=[stage.pk]), {
+        "name": "Klubbkval", "per_heat": "1", "best_of_rest": "0", "carry_points_percent": "50", "carry_cards_percent": "0",
+    }  # fmt: skip
+
+
+def heat_add_case(w):
+    _championship, stage = championship(w)
+    return reverse("scoring:manage-heat-add", args=[stage.pk]), {"competition": w.competition.pk}
+
+
+def stage_withdrawal_case(w):
+    _championship, stage = championship(w)
+    return reverse("scoring:manage-stage-withdrawal", args=[stage.pk]), {"team": w.away.pk, "reason": "Sjuk"}
+
+
+def stage_confirm_case(w):
+    from scoring.selectors.championships import stage_road
+
+    _championship, stage = championship(w, played=True)
+    return reverse("scoring:manage-stage-qualified", args=[stage.pk]), {
+        "expected": ",".join(str(pk) for pk in stage_road(stage).expected)}
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 MATRIX: dict[str, Case] = {
@@ -475,6 +535,20 @@ MATRIX: dict[str, Case] = {
     "scoring:manage-fixtures-import": Case(KEEPER, fixtures_import_case),
     # individual club nights (federation.py)
     "scoring:manage-individual": Case(KEEPER, individual_signup_case),
+    # a match moved by agreement (chores.py): the home side proposes, the away side answers, the
+    # organiser approves; who is present before a draw: the organiser
+    "scoring:match-move": Case(KEEPER, move_propose_case),
+    "scoring:match-move-answer": Case(CONFIRMER, move_answer_case),
+    "scoring:match-move-approve": Case(KEEPER, move_approve_case),
+    "scoring:manage-check-in": Case(KEEPER, check_in_case),
+    # championships (championship_manage.py): the organising club's
+    "scoring:manage-championship-create": Case(KEEPER, championship_create_case),
+    "scoring:manage-championship-edit": Case(KEEPER, championship_edit_case),
+    "scoring:manage-stage-create": Case(KEEPER, stage_create_case),
+    "scoring:manage-stage-edit": Case(KEEPER, stage_edit_case),
+    "scoring:manage-heat-add": Case(KEEPER, heat_add_case),
+    "scoring:manage-stage-withdrawal": Case(KEEPER, stage_withdrawal_case),
+    "scoring:manage-stage-qualified": Case(KEEPER, stage_confirm_case),
     # a match moved by agreement (chores.py): the home side proposes, the away side answers, the
     # organiser approves; who is present before a draw: the organiser
     "scoring:match-move": Case(KEEPER, move_propose_case),
