@@ -39,7 +39,9 @@ class TeamChoiceField(forms.ModelMultipleChoiceField):
 class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
-        fields = ["name", "member_number"]
+        # The birth year and e-mail address are the club's member list's (docs/member-file.md):
+        # only the club's secretaries see this form.
+        fields = ["name", "member_number", "birth_year", "email"]
         error_messages = {"name": {"required": _("Write the player's name.")}}
 
     def __init__(self, *args, club: Club, **kwargs):
@@ -47,6 +49,8 @@ class PlayerForm(forms.ModelForm):
         self.club = club
         self.same_name: list[Player] = []
         self.fields["member_number"].help_text = _("Optional; unique within the club.")
+        self.fields["birth_year"].help_text = _("Optional. Seen by the club's secretaries only, like the e-mail address.")
+        self.fields["email"].help_text = _("Optional.")
 
     def clean_name(self):
         name = self.cleaned_data["name"].strip()

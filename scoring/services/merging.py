@@ -209,7 +209,7 @@ def _merge_players(duplicate: Player, kept: Player, member_number: str = "") -> 
     for round_ in Round.objects.filter(sitting_out=duplicate):
         round_.sitting_out.add(kept)
     # One person, one row: what the kept row lacks it takes from the duplicate (an account, a
-    # member number); it stays in use if either was.
+    # member number, a birth year, an e-mail address); it stays in use if either was.
     taken = []
     if duplicate.user_id and not kept.user_id:
         kept.user_id = duplicate.user_id
@@ -219,8 +219,10 @@ def _merge_players(duplicate: Player, kept: Player, member_number: str = "") -> 
         taken.append("member_number")
     if taken:
         Player.objects.filter(pk=duplicate.pk).update(user=None, member_number="")
+    kept.birth_year = kept.birth_year or duplicate.birth_year
+    kept.email = kept.email or duplicate.email
     kept.archived = kept.archived and duplicate.archived
-    kept.save(update_fields=["user", "member_number", "archived"])
+    kept.save(update_fields=["user", "member_number", "birth_year", "email", "archived"])
     return touched
 
 

@@ -239,3 +239,12 @@ def test_only_the_clubs_secretaries_keep_and_save_its_list():
     assert member_list_draft(club) == draft
     services.member_list_discard(user=f.make_admin(), club=club)
     assert member_list_draft(club) is None
+
+
+def test_a_merge_keeps_the_birth_year_and_e_mail_the_kept_player_lacks():
+    club, secretary = club_with_members(0)
+    kept = f.make_player("Eva Lund", club=club, member_number="1")
+    twice = f.make_player("eva lund", club=club, birth_year=1950, email="eva@example.se")
+    services.merge(user=secretary, duplicate=twice, kept=kept)
+    kept.refresh_from_db()
+    assert (kept.member_number, kept.birth_year, kept.email) == ("1", 1950, "eva@example.se")
