@@ -27,7 +27,7 @@ help:
 	@echo "make test-fast  the suite without the slow browser, server and fuzz tests"
 	@echo "make test-deep  the suite with the property and fuzz tests' full example counts (TEST_DEPTH=deep)"
 	@echo "make bench   run the benchmarks in tests/benchmarks (one JSON line per figure)"
-	@echo "make load    a federation's round night with Locust against gunicorn on loopback (LOAD_ARGS=...)"
+	@echo "make load    a federation's round night with Locust, through nginx before the app server(s) (LOAD_ARGS=...)"
 	@echo "make cluster  nginx on http://127.0.0.1:8080 before two app servers, PostgreSQL, Redis, demo data"
 	@echo "make cluster-stop  stop what make cluster started (PostgreSQL keeps running)"
 	@echo "make messages  merge locale/sv/parts/*.po into django.po and compile django.mo"
@@ -106,11 +106,12 @@ bench: system-deps-bench venv-dev
 	done; \
 	exit $$status
 
-# A federation's round night (Locust, headless) against gunicorn on loopback, on `demo --scale
-# federation` data in a scratch database; the load itself is bounded to 3 minutes.
-# Options: make load LOAD_ARGS="--postgres --steps 10,50,100,200,300 --seconds 30"; --cluster plays
-# it through nginx's proxy cache before two app servers, PostgreSQL and Redis (as make cluster).
-load: system-deps venv-dev
+# A federation's round night as it is played at the tables (Locust, headless), served as deployed:
+# nginx with its proxy cache before one app server on SQLite, `demo --scale federation` data in a
+# scratch database; a quiet step, then 10 to 500 live matches, 40 s each (docs/speed.md, "The round
+# night"). LOAD_ARGS="--postgres" (one app server on PostgreSQL), "--cluster" (two app servers,
+# PostgreSQL, Redis), "--no-nginx", "--steps 10,50 --seconds 20", "--keep-going".
+load: system-deps-cluster venv-dev
 	$(PY) tests/benchmarks/round_night.py $(LOAD_ARGS)
 
 # Several app servers on one database, on loopback (deploy/cluster.py; docs/operations.md):
