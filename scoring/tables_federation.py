@@ -220,13 +220,11 @@ class IndividualTable(LegendMixin, tables.Table):
 
 
 class RecordsTable(tables.Table):
-    """Rows are selectors.records.Record: what the record is, its value, the pair that set it and
-    the match (and deal) it was set in, linked."""
+    """Rows are selectors.records.Record: what the record is, with the pair that set it and the match
+    (and deal) it was set in under it, linked; and its value. Two columns, so a phone shows all."""
 
-    label = tables.Column(verbose_name=_("Record"), attrs={"td": {"class": "records__label"}})
+    label = tables.Column(empty_values=(), verbose_name=_("Record"), attrs={"td": {"class": "records__record"}})
     value = tables.Column(verbose_name=_("Value"), attrs=NUM)
-    team = tables.Column(verbose_name=_("Pair"))
-    match = tables.Column(empty_values=(), verbose_name=_("Where"))
 
     class Meta:
         orderable = False
@@ -244,22 +242,21 @@ class RecordsTable(tables.Table):
             return ngettext("%(count)s win", "%(count)s wins", record.value) % {"count": format_points(record.value)}
         return format_points(record.value)
 
-    def render_team(self, record):
-        return format_html('<a href="{}">{}</a>', reverse("scoring:team-detail", args=[record.team_id]), breakable_name(record.team))
-
-    def render_match(self, record):
+    def render_label(self, record):
         url = reverse("scoring:match-detail", args=[record.match_id])
         where = _("against %(opponent)s, %(competition)s") % {"opponent": record.opponent, "competition": record.competition}
-        if record.deal_number is not None:
-            return format_html(
-                '<a href="{}#deal-{}">{}</a><span class="records__deal">{}</span>', url, record.deal_number, where,
-                _("deal %(number)s") % {"number": record.deal_number},
-            )
         if record.key == "win_run":
             where = _("the last win: against %(opponent)s, %(competition)s") % {
                 "opponent": record.opponent, "competition": record.competition,
             }
-        return format_html('<a href="{}">{}</a>', url, where)
+        if record.deal_number is not None:
+            url += f"#deal-{record.deal_number}"
+            where = _("%(where)s, deal %(number)s") % {"where": where, "number": record.deal_number}
+        return format_html(
+            '<strong class="records__label">{}</strong><span class="records__team"><a href="{}">{}</a></span>'
+            '<span class="records__where"><a href="{}">{}</a></span>',
+            record.label, reverse("scoring:team-detail", args=[record.team_id]), breakable_name(record.team), url, where,
+        )
 
 
 class FigureColumn(AbbrColumn):

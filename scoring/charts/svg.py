@@ -11,6 +11,7 @@ No script and no library: the same markup works on the pages, in print and in We
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
@@ -43,12 +44,20 @@ class Chart:
     y_min: float | None = None
     y_max: float | None = None
     value_format: str = "{:.0f}"
+    # Writes a value where the format string cannot (a decimal comma: the caller's formatting).
+    value_text: Callable[[float], str] | None = None
     ident: str = "chart"
     # A second line under the x labels, one per point ("" for none): a date's year, written under
     # the first label shown and wherever it differs from the one written before, so dates across
     # a new year read in order ("26 dec 2025", then "16 okt 2026").
     x_sublabels: list[str] = field(default_factory=list)
+    # Every x label centred on its point: a bar stands half a slot in from each edge, so a label
+    # at either end fits without leaning inwards (and then not onto its neighbour).
+    centred_labels: bool = False
     extra: dict = field(default_factory=dict)
+
+    def text_of(self, value: float) -> str:
+        return self.value_text(value) if self.value_text is not None else self.value_format.format(value)
 
 
 def _ticks(low: float, high: float, count: int = 5) -> list[float]:
@@ -77,7 +86,7 @@ class Box:
 
 
 def _box(chart: Chart, y_ticks: list[float]) -> Box:
-    widest = max((len(chart.value_format.format(tick)) for tick in y_ticks), default=1)
+    widest = max((len(chart.text_of(tick)) for tick in y_ticks), default=1)
     left = max(LEFT, math.ceil(Y_NAME_BAND + widest * DIGIT_WIDTH + 6))
     return Box(left=left, height=HEIGHT + (SECOND_LINE if any(chart.x_sublabels) else 0))
 
@@ -108,7 +117,7 @@ def _frame(chart: Chart, box: Box, y_of, y_ticks: list[float]) -> list[str]:
         parts.append(f'<line x1="{left}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}" stroke="{GRID}" stroke-width="1"/>')
         parts.append(
             f'<text x="{left - 6}" y="{y + FONT / 3:.1f}" text-anchor="end" fill="{INK}">'
-            f"{escape(chart.value_format.format(tick))}</text>"
+            f"{escape(chart.text_of(tick))}</text>"
         )
     parts.append(f'<line x1="{left}" x2="{left}" y1="{TOP}" y2="{HEIGHT - BOTTOM}" stroke="{INK}" stroke-width="1.5"/>')
     parts.append(
@@ -142,7 +151,7 @@ def _x_labels(chart: Chart, xs: list[float]) -> list[str]:
             # A word or a date at either end ("start", "3 dec") would reach past the edge if
             # centred on its point: it ends there (the last) or starts there (the first).
             anchor = "middle"
-            if len(label) > 2 and len(xs) > 1:
+            if len(label) > 2 and len(xs) > 1 and not chart.centred_labels:
                 anchor = "start" if i == 0 else "end" if i == len(xs) - 1 else "middle"
             parts.append(
                 f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + FONT + 6}" text-anchor="{anchor}" fill="{INK}">{escape(label)}</text>'
@@ -227,7 +236,7 @@ def bar_chart(chart: Chart) -> SafeString:
         )
         parts.append(
             f'<text x="{x:.1f}" y="{min(top, base) - 6:.1f}" text-anchor="middle" fill="{INK}">'
-            f"{escape(chart.value_format.format(value))}</text>"
+            f"{escape(chart.text_of(value))}</text>"
         )
     parts.append("</svg>")
     return mark_safe("".join(parts))

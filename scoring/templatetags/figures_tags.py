@@ -14,7 +14,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
 from scoring.charts.svg import Chart, bar_chart, line_chart
-from scoring.formatting import figure_text, format_number
+from scoring.formatting import figure_text, format_decimal, format_number
 
 register = template.Library()
 
@@ -72,7 +72,7 @@ def canastas_chart(points, name: str, kind: str, pk: int, by: str = "month"):
             labels=labels,
             values=values,
             y_min=0,
-            value_format="{:.1f}",
+            value_text=lambda value: format_decimal(value, 1),
             ident=f"canastas-{kind}-{pk}",
         )
     )
@@ -96,6 +96,7 @@ def spread_chart(bands, name: str, kind: str, pk: int):
             labels=[_band_label(band) for band in bands],
             values=shares,
             value_format="{:.0f}",
+            centred_labels=True,
             ident=f"spread-{kind}-{pk}",
         )
     )

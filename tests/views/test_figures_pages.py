@@ -49,7 +49,7 @@ def test_the_figures_and_records_pages_show_the_seasons_figures(client, season):
     team = client.get(urls["team"]).content.decode()
     assert 'id="canasta-figures-heading"' in team
     # Anna/Bo's 2026/27 (tests/selectors/test_figures.py): 17 natural canastas in 16 deals.
-    assert "1,06" in team and "Förbundets snitt" in team
+    assert "1,06" in team and "Alla par" in team
     assert "<svg" in team.split('id="canasta-figures-heading"')[1]
     for name in ("player", "club", "competition"):
         body = client.get(urls[name]).content.decode()
