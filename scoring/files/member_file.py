@@ -262,7 +262,7 @@ class _RowReader:
         if isinstance(value, float) and value.is_integer():
             value = int(value)
         text = _SPACES.sub(" ", str(value)).strip()
-        if isinstance(value, str) and text[:1] == "'" and text[1:2] in FORMULA_STARTS:
+        if isinstance(value, str) and text[:1] == "'" and text[1:2] in (*FORMULA_STARTS, "'"):
             return text[1:]  # written so by write_csv: the apostrophe only says "text"
         if text[:1] in FORMULA_STARTS:
             self.problem("formula-like", line, name, value=text[:40], first=text[:1])
@@ -405,7 +405,9 @@ def member_file_rows(members: Iterable[Any], language: str = "sv") -> list[list[
 
 
 def _as_text_cell(value: Any) -> Any:
-    if isinstance(value, str) and value[:1] in FORMULA_STARTS:
+    """A text that a spreadsheet would take for a formula after an apostrophe, and so a text that
+    begins with an apostrophe itself (the reader drops one apostrophe before either)."""
+    if isinstance(value, str) and value[:1] in (*FORMULA_STARTS, "'"):
         return "'" + value
     return value
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 from django.utils import translation
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from scoring.files.member_file import (
     MAX_FILE_BYTES,
@@ -23,6 +25,7 @@ from scoring.files.protocol_file import MAX_FILE_BYTES as PROTOCOL_MAX_FILE_BYTE
 from scoring.files.protocol_file import ProtocolFileError, read_protocol
 from tests.files.test_upload_bounds import BOUND_BYTES, BOUND_SECONDS, hostile_workbook
 from tests.support.hostile_files import HOSTILE_NAMES, SHEET, csv_bytes, hostile_file, patch_xlsx, xlsx_bytes
+from tests.support.depth import examples
 from tests.support.upload_files import HOSTILE_WORKBOOKS
 
 # What the protocol reader says of a file that is no text, no workbook or beyond a bound: the
@@ -214,3 +217,33 @@ def test_a_written_workbook_holds_no_formula_and_keeps_leading_zeros():
     assert rows[0] == ("Namn", "Medlemsnummer", "Födelseår", "E-post")
     assert rows[1] == ("Åsa Öberg", "0012", 1948, "asa@example.se")
     assert rows[3][0] == "'=Cilla" and all(cell.data_type != "f" for row in sheet.iter_rows() for cell in row)
+
+
+# A cell as a person types it: printable text on one line (what the player form allows), without
+# the spaces around it and the runs of spaces that reading makes one.
+_CELL_TEXT = st.text(
+    st.characters(blacklist_categories=("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp")), max_size=40
+).map(lambda text: " ".join(text.split()))
+_MEMBERS = st.lists(
+    st.builds(
+        MemberRow,
+        st.just(0),
+        _CELL_TEXT.filter(bool),
+        _CELL_TEXT,
+        st.one_of(st.none(), st.integers(1900, 2026)),
+        st.from_regex(r"[a-z0-9.]{1,12}@[a-z]{1,8}\.se", fullmatch=True) | st.just(""),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=examples(500), deadline=None)
+@example(members=[MemberRow(0, "'=x", "''1", None, "")], kind="csv", language="sv")
+@example(members=[MemberRow(0, "'Anna'", "-", 1950, "")], kind="xlsx", language="en")
+@given(members=_MEMBERS, kind=st.sampled_from(["csv", "xlsx"]), language=st.sampled_from(["sv", "en"]))
+def test_any_members_written_read_back_the_same(members, kind, language):
+    data = (write_csv if kind == "csv" else write_xlsx)(members, language)
+    read = read_member_file(data, f"m.{kind}").rows
+    assert [(row.name, row.member_number, row.birth_year, row.email) for row in read] == [
+        (row.name, row.member_number, row.birth_year, row.email) for row in members
+    ]
