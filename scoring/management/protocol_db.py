@@ -21,6 +21,7 @@ from scoring.files.protocol_file import ProtocolFileError, read_protocol, write_
 from scoring.messages import file_error_message, problem_message
 from scoring.models import Match
 from scoring.selectors import command_line
+from scoring.selectors.protocols import match_state
 from scoring.services.audit import COMMAND_LINE
 
 
@@ -118,7 +119,7 @@ def handle_export(command, options) -> int:
 
         _filename, _type, content = match_protocol_pdf(match)
     else:
-        state = services.match_state(match)
+        state = match_state(match)
         content = write_csv(state).encode("utf-8") if fmt == "csv" else write_xlsx(state)
     if output:
         Path(output).write_bytes(content)

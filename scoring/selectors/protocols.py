@@ -1,5 +1,7 @@
 """The one read model of a match's protocol (protokoll): its deals (giv) read once and replayed once
-through the engine, under the rules the match is played by.
+through the engine, under the rules the match is played by; and the one home of a stored match
+replayed (`replayed`, `match_state`, `next_deal_replayed`, `deal_replayed`), which the services,
+the pages and the other selectors ask rather than calling the engine's replay themselves.
 
 Every page and document that shows a played protocol takes it from `match_protocol()`: the public
 match page, the secretary's protocol page, the captain's confirmation view, the PDF and the
@@ -17,14 +19,15 @@ with its breakdown, the running total, the opening minimum before the deal).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.db.models import QuerySet
+from django.db.models import QuerySet, Subquery
 from django.utils.translation import gettext as _, gettext_lazy
 
-from scoring.adapters import deal_to_entry
-from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay
+from scoring.adapters import deal_to_entry, minutes_between
+from scoring.engine import HOME, DealEntry, MatchState, Problem, ReplayedDeal, SideScore, replay, replay_next
 from scoring.formatting import format_number
 from scoring.messages import problem_message
 from scoring.models import Competition, Deal, Match, Round
@@ -168,11 +171,157 @@ def _side(replayed: ReplayedDeal, side: str) -> ProtocolSide:
     )
 
 
+# -- the stored match replayed ----------------------------------------------------------------------
+
+
+def stored_deals(match: Match) -> list[Deal]:
+    """The match's deals in order."""
+    return list(Deal.objects.filter(match_id=match.pk).order_by("number"))
+
+
+def stored_entries(match: Match, deals: Sequence[Deal] | None = None) -> list[DealEntry]:
+    """The match's stored deals (`deals`, when read already) as the engine reads them."""
+    return [deal_to_entry(deal, match.started_at) for deal in (stored_deals(match) if deals is None else deals)]
+
+
+def replayed(match: Match, entries: Sequence[DealEntry]) -> MatchState:
+    """`entries` replayed from the first deal as the match is played: under its rules, counted
+    with its points, ended by its clock if the final signal came between deals."""
+    return replay(match.rules, list(entries), points=match.points_rules, clock_expired=match.clock_expired)
+
+
+def match_state(match: Match) -> MatchState:
+    """The engine's view of the match as stored (its minimums, problems, end and outcome)."""
+    return replayed(match, stored_entries(match))
+
+
+def with_deal(entries: Sequence[DealEntry], entry: DealEntry) -> list[DealEntry]:
+    """`entries` with `entry` in place of the deal of its number, or after them."""
+    changed = list(entries)
+    if 1 <= entry.number <= len(changed):
+        changed[entry.number - 1] = entry
+    else:
+        changed.append(entry)
+    return changed
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where a match stands before a deal, all the engine needs to go on from there
+    (engine.replay_next) instead of replaying the deals before it: the computed totals, how many
+    deals came before, the totals as written on the last of them (rule 35 b; None where not
+    written) and the minute the last deal with a time was dealt (deals-out-of-order)."""
+
+    totals: tuple[int, int]
+    deals: int
+    written: tuple[int | None, int | None] = (None, None)
+    last_minute: float | None = None
+
+
+def next_deal_replayed(match: Match, entry: DealEntry, standing: Standing) -> MatchState:
+    """The deal `entry` replayed after the deals `standing` stands for: equal to the last deal of the
+    whole match replayed with it, for a match the deals before it have not ended. The state holds
+    this deal only."""
+    return replay_next(
+        match.rules,
+        entry,
+        totals=standing.totals,
+        deals_before=standing.deals,
+        written_before=standing.written,
+        previous_minute=standing.last_minute,
+        points=match.points_rules,
+        clock_expired=match.clock_expired,
+    )
+
+
+def row_standing(match: Match, entry: DealEntry, started_at: datetime | None = None) -> Standing:
+    """Where the match row says the match stands before its next deal `entry`: the running totals and
+    deal count it keeps, and the last deal as written read only when the deal's checks need it (a
+    written minimum or total, a time). `started_at`: when the match's minutes count from, if the
+    row does not say yet (the hall clock's start at the table)."""
+    home, away = entry.home, entry.away
+    needs_last = match.deal_count and (
+        entry.dealt_minute is not None
+        or home.written_min is not None
+        or home.written_total is not None
+        or away.written_min is not None
+        or away.written_total is not None
+    )
+    last = _last_deal_as_written(match) if needs_last else None
+    if last is None:
+        return Standing((match.home_total, match.away_total), match.deal_count)
+    return Standing(
+        (match.home_total, match.away_total),
+        match.deal_count,
+        (last["home_total_written"], last["away_total_written"]),
+        minutes_between(match.started_at or started_at, last["last_dealt_at"]),
+    )
+
+
+def _last_deal_as_written(match: Match) -> dict[str, object] | None:
+    """The running totals as written on the last deal and when the last deal with a time was dealt."""
+    last_dealt = Deal.objects.filter(match_id=match.pk, dealt_at__isnull=False).order_by("-number").values("dealt_at")[:1]
+    return (
+        Deal.objects.filter(match_id=match.pk)
+        .order_by("-number")
+        .annotate(last_dealt_at=Subquery(last_dealt))
+        .values("home_total_written", "away_total_written", "last_dealt_at")
+        .first()
+    )
+
+
+def replayed_standing(state: MatchState, deals: int) -> Standing:
+    """Where a replayed match stood after its first `deals` deals."""
+    earlier = state.deals[:deals]
+    if not earlier:
+        return Standing((0, 0), 0)
+    last = earlier[-1]
+    minutes = [deal.entry.dealt_minute for deal in earlier if deal.entry.dealt_minute is not None]
+    return Standing(
+        (last.home_total, last.away_total),
+        deals,
+        (last.entry.home.written_total, last.entry.away.written_total),
+        minutes[-1] if minutes else None,
+    )
+
+
+@dataclass(frozen=True)
+class DealReplayed:
+    """One deal replayed where it stands in a match: the engine's `deal`, the deal before it (None
+    for the first), the deals after it replayed again (a correction of an earlier deal) and the
+    state the match reaches with it. When the engine went on from the deals before it, `state`
+    holds this deal and those after it only."""
+
+    deal: ReplayedDeal
+    before: ReplayedDeal | None
+    later: tuple[ReplayedDeal, ...]
+    state: MatchState
+
+
+def deal_replayed(match: Match, stored: MatchState, entry: DealEntry) -> DealReplayed:
+    """The match replayed (`stored`: as stored) with `entry` in place of the deal of its number, or
+    after the last. The engine goes on from the deal before it when nothing follows it and the
+    deals before it have not ended the match (the answer is then the same, and one deal is
+    replayed instead of all); otherwise the whole match is replayed."""
+    number = entry.number
+    count = len(stored.deals)
+    before = stored.deals[number - 2] if 1 < number <= count + 1 else None
+    ended_before = stored.end_deal is not None and stored.end_deal < number
+    if number >= count and not ended_before:
+        state = next_deal_replayed(match, entry, replayed_standing(stored, number - 1))
+        return DealReplayed(state.deals[0], before, (), state)
+    state = replayed(match, with_deal([deal.entry for deal in stored.deals], entry))
+    return DealReplayed(state.deals[number - 1], before, state.deals[number:], state)
+
+
+# -- the protocol ----------------------------------------------------------------------------------
+
+
 def match_protocol(match: Match) -> MatchProtocol:
     """The match's deals, read once and replayed once: scores, breakdowns, running totals,
     opening minimums, problems, how the match ended."""
-    stored = list(Deal.objects.filter(match_id=match.pk).order_by("number"))
-    return _protocol(match, [deal_to_entry(deal, match.started_at) for deal in stored], stored)
+    stored = stored_deals(match)
+    return _protocol(match, stored_entries(match, stored), stored)
 
 
 def protocol_preview(match: Match, entries: list[DealEntry]) -> MatchProtocol:
@@ -182,7 +331,7 @@ def protocol_preview(match: Match, entries: list[DealEntry]) -> MatchProtocol:
 
 
 def _protocol(match: Match, entries: list[DealEntry], stored: list[Deal | None]) -> MatchProtocol:
-    state = replay(match.rules, entries, points=match.points_rules, clock_expired=match.clock_expired)
+    state = replayed(match, entries)
     last = len(stored) - 1
     deals = tuple(
         ProtocolDeal(

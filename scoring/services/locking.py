@@ -32,11 +32,19 @@ def lock_matches(matches: QuerySet, *, expected_version: int | None = None, show
         if expected_version is not None and match.version != expected_version:
             raise StaleMatchError()
         seasons.require_open(match.competition)
-        if shown:
-            match.version += 1
     if shown:
-        move_versions(*locked)
+        show_change(*locked)
     return locked
+
+
+def show_change(*matches: Match) -> None:
+    """Matches locked in this transaction are changed as a public page shows them: each claims its
+    next version, which the service saves with the match, and its competition's moves. Called by
+    lock_matches (`shown`), or later for a row locked without it once the change turns out to be
+    shown (a table's proposal agreed)."""
+    for match in matches:
+        match.version += 1
+    move_versions(*matches)
 
 
 def lock_match(match: Match, expected_version: int | None = None, *, shown: bool = True) -> Match:

@@ -12,7 +12,12 @@ claims the next version; the row stays locked until the transaction commits, so 
 saving at once are served one after the other and the second is told the protocol changed
 (StaleMatchError). It is the plain choice: the same code path for a deal and for a confirmation, no
 second UPDATE that must repeat the version check, and the standings rows written in the same
-transaction are written by one transaction at a time.
+transaction are written by one transaction at a time. A service of the table, which has locked the
+match already, hands the deal services its row (`locked=True`): the row is locked once per change.
+
+The engine runs once per change, through the one home of a stored match replayed
+(scoring.selectors.protocols): the next deal goes on from the running state on the match row; a
+correction, a removal, a file and the clock's end replay the match.
 """
 
 from __future__ import annotations
@@ -23,20 +28,20 @@ from decimal import Decimal
 
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Q, Subquery
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import notifications, permissions
-from scoring.adapters import COMPUTED_FIELDS, computed_fields, deal_to_entry, entry_to_fields, minutes_between
-from scoring.engine import DealEntry, forfeit_outcome, played_outcome, replay, replay_next
-from scoring.engine.match import MatchState
+from scoring.adapters import COMPUTED_FIELDS, computed_fields, entry_to_fields, minutes_between
+from scoring.engine import DealEntry, MatchState, forfeit_outcome, played_outcome
 from scoring.engine.rules import PointsRules, RuleSet
 from scoring.models import Deal, Match, TableLink
+from scoring.selectors.protocols import next_deal_replayed, replayed, row_standing, stored_entries
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
-from .locking import lock_match, move_versions
+from .locking import lock_match, move_versions, show_change
 from .standings import standing_part, standings_refresh
 
 S = Match.Status
@@ -45,12 +50,15 @@ S = Match.Status
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _lock(match: Match, expected_version: int | None) -> Match:
-    """The match locked, its next version claimed (services.locking.lock_match)."""
-    locked = lock_match(match, expected_version)
+def _lock(match: Match, expected_version: int | None, *, locked: bool = False) -> Match:
+    """The match locked (services.locking.lock_match), or `match` itself when the calling service
+    locked it in this transaction (`locked`), its next version claimed."""
+    if not locked:
+        match = lock_match(match, expected_version, shown=False)
+    show_change(match)
     # What the match gave the table when locked: _save() compares, and keeps the standings.
-    locked.standing_part_when_locked = standing_part(locked)
-    return locked
+    match.standing_part_when_locked = standing_part(match)
+    return match
 
 
 def _keep_standings(match: Match) -> None:
@@ -89,25 +97,6 @@ def _withdraw_table_confirmations(match: Match, user) -> None:
 def _require(allowed: bool) -> None:
     if not allowed:
         raise PermissionDenied(_("You may not change this match."))
-
-
-def stored_deals(match: Match) -> list[Deal]:
-    """The match's deals in order."""
-    return list(Deal.objects.filter(match_id=match.pk).order_by("number"))
-
-
-def _entries(match: Match) -> list[DealEntry]:
-    """The stored deals as the engine's entries."""
-    return [deal_to_entry(deal, match.started_at) for deal in stored_deals(match)]
-
-
-def _replay(match: Match, entries: Sequence[DealEntry]) -> MatchState:
-    return replay(
-        match.rules,
-        list(entries),
-        points=match.points_rules,
-        clock_expired=match.clock_expired,
-    )
 
 
 def _decimal(value: float | None) -> Decimal | None:
@@ -208,14 +197,6 @@ def _errors_of(state: MatchState, numbers: Sequence[int] | None = None):
     ]
 
 
-# -- reads used by the services and pages -------------------------------------------------------
-
-
-def match_state(match: Match) -> MatchState:
-    """The engine's view of the match as stored (for pages that show minimums and problems)."""
-    return _replay(match, _entries(match))
-
-
 # -- lifecycle ----------------------------------------------------------------------------------
 
 
@@ -237,14 +218,16 @@ def match_start(*, match: Match, user, expected_version: int | None = None, star
 
 @transaction.atomic
 def deals_record(
-    *, match: Match, user, entry: DealEntry, expected_version: int | None, dealt_at: datetime | None = None
-) -> Match:
+    *, match: Match, user, entry: DealEntry, expected_version: int | None, dealt_at: datetime | None = None,
+    locked: bool = False,
+) -> Match:  # fmt: skip
     """Record the next deal of a match. Refused, with the problems, if the engine finds errors.
 
     The engine scores the deal from the running state stored on the match row (totals, deal
     count), so no earlier deal is read: saving deal 12 costs what saving deal 2 does.
+    `locked`: `match` is the row the calling service locked in this transaction.
     """
-    match = _lock(match, expected_version)
+    match = _lock(match, expected_version, locked=locked)
     _require(permissions.can_enter_protocol(user, match))
     if match.status not in Match.DEAL_STATUSES:
         raise MatchStateError(_("The match is finished; it accepts no further deal."))
@@ -258,29 +241,7 @@ def deals_record(
     entry = _with_number(entry, number, match.started_at, dealt_at)
     if dealt_at is None:
         dealt_at = dealt_time(match.started_at, entry.dealt_minute)
-    # The deal before is read only when the new deal's checks need it: a written minimum or total
-    # (rule 35 b) or a time (deals-out-of-order).
-    home, away = entry.home, entry.away
-    needs_last = deals_before and (
-        entry.dealt_minute is not None
-        or home.written_min is not None
-        or home.written_total is not None
-        or away.written_min is not None
-        or away.written_total is not None
-    )
-    last = _last_deal_as_written(match) if needs_last else None
-    state = replay_next(
-        match.rules,
-        entry,
-        totals=(match.home_total, match.away_total),
-        deals_before=deals_before,
-        written_before=(last["home_total_written"], last["away_total_written"]) if last else (None, None),
-        previous_minute=(
-            minutes_between(match.started_at, last["last_dealt_at"]) if last and entry.dealt_minute is not None else None
-        ),
-        points=match.points_rules,
-        clock_expired=match.clock_expired,
-    )
+    state = next_deal_replayed(match, entry, row_standing(match, entry))
     problems = _errors_of(state)
     if problems:
         raise DealProblemsError(problems)
@@ -307,21 +268,6 @@ def deals_record(
     return match
 
 
-def _last_deal_as_written(match: Match) -> dict[str, object] | None:
-    """What the next deal's checks need of the deals before it: the running totals as written on
-    the last deal (rule 35 b) and when the last deal with a time was dealt (deals-out-of-order)."""
-    last_dealt = (
-        Deal.objects.filter(match_id=match.pk, dealt_at__isnull=False).order_by("-number").values("dealt_at")[:1]
-    )
-    return (
-        Deal.objects.filter(match_id=match.pk)
-        .order_by("-number")
-        .annotate(last_dealt_at=Subquery(last_dealt))
-        .values("home_total_written", "away_total_written", "last_dealt_at")
-        .first()
-    )
-
-
 def dealt_time(started_at: datetime | None, minute: float | None) -> datetime | None:
     """The time a deal was dealt, from the minute of the match the protocol gives."""
     if started_at is None or minute is None:
@@ -346,9 +292,11 @@ def deal_correct(
     reason: str,
     expected_version: int | None,
     dealt_at: datetime | None = None,
+    locked: bool = False,
 ) -> Match:
-    """Correct an earlier deal; every later total is recomputed. A reason is required."""
-    match = _lock(match, expected_version)
+    """Correct an earlier deal; every later total is recomputed. A reason is required.
+    `locked`: `match` is the row the calling service locked in this transaction."""
+    match = _lock(match, expected_version, locked=locked)
     _require(permissions.can_enter_protocol(user, match))
     if match.status not in Match.CORRECTABLE_STATUSES:
         raise MatchStateError(
@@ -358,14 +306,14 @@ def deal_correct(
         raise MatchStateError(_("Give a reason for the correction."))
     if match.end in (Match.End.FORFEIT, Match.End.WARNINGS, Match.End.ABANDONED):
         raise MatchStateError(_("The match was closed without play; reopen it first."))
-    entries = _entries(match)
+    entries = stored_entries(match)
     if not 1 <= number <= len(entries):
         raise MatchStateError(_("There is no deal %(number)s to correct.") % {"number": number})
     old_deal = match.deals.get(number=number)
     entries[number - 1] = _with_number(entry, number, match.started_at, dealt_at)
     if dealt_at is None:
         dealt_at = dealt_time(match.started_at, entries[number - 1].dealt_minute)
-    state = _replay(match, entries)
+    state = replayed(match, entries)
     problems = _errors_of(state, [number]) + [
         (n, p) for n, p in _errors_of(state) if p.code == "after-match-end"
     ]
@@ -406,7 +354,7 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
     before = {"deal": deal_snapshot(last), "match": match_snapshot(match)}
     last.delete()
     match.clock_expired = False
-    state = _replay(match, _entries(match))
+    state = replayed(match, stored_entries(match))
     _write_deals(match, state)
     _apply_state(match, state)
     _save(match)
@@ -417,9 +365,10 @@ def deal_delete_last(*, match: Match, user, reason: str, expected_version: int |
 
 
 @transaction.atomic
-def match_declare_clock(*, match: Match, user, expected_version: int | None) -> Match:
-    """The final signal came between deals: the match ends as it stands (docs/rules.md, "The end of a match")."""
-    match = _lock(match, expected_version)
+def match_declare_clock(*, match: Match, user, expected_version: int | None, locked: bool = False) -> Match:
+    """The final signal came between deals: the match ends as it stands (docs/rules.md, "The end of a match").
+    `locked`: `match` is the row the calling service locked in this transaction."""
+    match = _lock(match, expected_version, locked=locked)
     _require(permissions.can_enter_protocol(user, match))
     if not match.rules.has_clock:
         raise MatchStateError(_("This match is not played on the clock."))
@@ -428,7 +377,7 @@ def match_declare_clock(*, match: Match, user, expected_version: int | None) -> 
     before = match_snapshot(match)
     _snapshot_rules(match)
     match.clock_expired = True
-    state = _replay(match, _entries(match))
+    state = replayed(match, stored_entries(match))
     _apply_state(match, state)
     if match.status == S.SCHEDULED or not state.finished:
         raise MatchStateError(_("No deal has been played; record a walk over instead."))
@@ -562,9 +511,10 @@ def match_dispute(*, match: Match, user, reason: str, expected_version: int | No
 
 
 @transaction.atomic
-def match_confirm(*, match: Match, user, expected_version: int | None) -> Match:
-    """The other team's captain confirms the protocol; never the user who entered it."""
-    match = _lock(match, expected_version)
+def match_confirm(*, match: Match, user, expected_version: int | None, locked: bool = False) -> Match:
+    """The other team's captain confirms the protocol; never the user who entered it.
+    `locked`: `match` is the row the calling service locked in this transaction."""
+    match = _lock(match, expected_version, locked=locked)
     if match.entered_by_id is not None and match.entered_by_id == user.pk:
         raise PermissionDenied(_("You entered this protocol; the other team's captain confirms it."))
     _require(permissions.can_confirm(user, match))
@@ -600,7 +550,7 @@ def match_reopen(*, match: Match, user, reason: str, expected_version: int | Non
     match.submitted_at = None
     match.clock_expired = False
     match.reason = reason
-    state = _replay(match, _entries(match))
+    state = replayed(match, stored_entries(match))
     _apply_state(match, state)
     _save(match)
     _withdraw_table_confirmations(match, user)
@@ -678,7 +628,7 @@ def match_import_deals(
     # records it (docs/rules.md, "The end of a match"); on an earlier deal the deals after it are refused
     # (after-match-end).
     match.clock_expired = bool(entries) and entries[-1].time_up and match.rules.has_clock
-    state = _replay(match, entries)
+    state = replayed(match, entries)
     problems = _errors_of(state)
     if problems:
         raise DealProblemsError(problems, _("The file was not imported: it has errors. Nothing was saved."))

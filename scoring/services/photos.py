@@ -38,7 +38,8 @@ from scoring.models import Match, MatchPhoto, TableLink
 
 from .audit import audit_log
 from .errors import DomainError
-from .table import TableSide, lock_match, lock_open_link
+from .locking import lock_match
+from .table import TableSide, lock_open_link
 
 MB = 1024 * 1024
 # As sent; nginx lets a little more through to the photo addresses (deploy/nginx-proxy.conf).
@@ -362,7 +363,8 @@ def _admit(match: Match, user, link: TableLink | None, *, adding: int):
         link, match = lock_open_link(link)
         actor = TableSide(link)
     else:
-        match = lock_match(match)
+        # A photo is on no public page: no version moves.
+        match = lock_match(match, shown=False)
         if not permissions.can_enter_or_manage(user, match):
             raise PermissionDenied(_("You may not change this match."))
         actor = user

@@ -13,7 +13,9 @@ gets: nothing is checked twice in two ways. A proposal carries an id made on the
 
 Every function runs in one transaction, locks the match row first (as the match services do, so
 one table's phones and the secretary's page are served one after the other) and logs what it did
-with the link's code.
+with the link's code. The row is locked once: the match services called here are handed the
+locked row (`locked=True`). It is locked without moving a version (what the table proposes is on
+no public page); the match service that changes the protocol claims the version then.
 
 What the public pages show changes only through the match services called here (deals_record,
 deal_correct, match_declare_clock, match_confirm): they keep the match's version, its standings
@@ -35,14 +37,15 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.adapters import deal_to_entry, entry_to_fields, minutes_between
-from scoring.engine import SIDES, DealEntry, replay
+from scoring.engine import SIDES, DealEntry
 from scoring.models import Deal, Match, Round, TableDeal, TableLink
+from scoring.selectors.protocols import next_deal_replayed, replayed, row_standing, stored_entries, with_deal
 from scoring.selectors.public import HallClock
 
 from .audit import audit_log
 from .errors import DealProblemsError, DomainError, MatchStateError
 from . import locking
-from .matches import deal_correct, deals_record, dealt_time, match_confirm, match_declare_clock, stored_deals
+from .matches import deal_correct, deals_record, dealt_time, match_confirm, match_declare_clock
 
 S = Match.Status
 P = TableDeal.Status
@@ -141,18 +144,11 @@ def _create_link(match: Match, user) -> TableLink:
     raise DomainError(_("No table link could be made; try again."))
 
 
-def lock_match(match: Match) -> Match:
-    """The match row, locked until the transaction ends (as the match services lock it), with what
-    deciding who may act reads; refused in a closed season. No version moves: what the table
-    proposes is on no public page, and what it agrees goes through the match services."""
-    return locking.lock_match(match, shown=False)
-
-
 @transaction.atomic
 def table_link_issue(*, match: Match, user) -> TableLink | None:
     """The match's table link in use, made now if it has none. None when the match is no longer
     played (a link would open nothing)."""
-    match = lock_match(match)
+    match = locking.lock_match(match, shown=False)
     _may_manage_link(user, match)
     link = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
     if link is not None or match.status not in Match.OPEN_STATUSES:
@@ -180,7 +176,7 @@ def table_links_issue_for_round(*, round: Round, user) -> dict[int, TableLink]:
 def table_link_withdraw(*, match: Match, user, renew: bool = False, reason: str = "") -> TableLink | None:
     """The home secretary withdraws the match's link (a code seen by the wrong people), and with
     `renew` gives a new one; the old code opens nothing from now on."""
-    match = lock_match(match)
+    match = locking.lock_match(match, shown=False)
     _may_manage_link(user, match)
     old = TableLink.objects.filter(match=match, withdrawn_at__isnull=True).first()
     if old is None and not renew:
@@ -207,7 +203,7 @@ def table_link_withdraw(*, match: Match, user, renew: bool = False, reason: str 
 def lock_open_link(link: TableLink) -> tuple[TableLink, Match]:
     """The link and its match, both rows locked until the transaction ends; refused
     (PermissionDenied) when the link no longer works."""
-    match = lock_match(link.match)
+    match = locking.lock_match(link.match, shown=False)
     link = TableLink.objects.select_for_update().get(pk=link.pk)
     link.match = match
     if not link_is_open(link):
@@ -346,8 +342,9 @@ def proposal_conflict(match: Match, kind: str, number: int, has_values: bool, *,
 
 
 def _check_next(match: Match, entry: DealEntry, number: int, *, correcting: bool, dealt_at: str | None) -> None:
-    """The engine's errors for the deal as the protocol would stand with it (nothing written)."""
-    entries = [deal_to_entry(deal, match.started_at) for deal in stored_deals(match)]
+    """The engine's errors for the deal as the protocol would stand with it (nothing written): the
+    next deal from where the match row stands, as deals_record will score it; a correction of the
+    last deal in the whole match replayed, as deal_correct will."""
     started = match.started_at
     clock = running_clock(match)
     if clock is not None and started is None:
@@ -355,11 +352,12 @@ def _check_next(match: Match, entry: DealEntry, number: int, *, correcting: bool
     minute = minutes_between(started, datetime.fromisoformat(dealt_at)) if dealt_at else None
     entry = replace(entry, number=number, dealt_minute=minute if minute is not None else (None if clock else entry.dealt_minute))
     if correcting:
-        entries[number - 1] = replace(entry, dealt_minute=entries[number - 1].dealt_minute)
+        entries = stored_entries(match)
+        entry = replace(entry, dealt_minute=entries[number - 1].dealt_minute)
+        checked = replayed(match, with_deal(entries, entry)).deals[number - 1]
     else:
-        entries.append(entry)
-    state = replay(match.rules, entries, points=match.points_rules, clock_expired=match.clock_expired)
-    problems = [(number, problem) for problem in state.deals[number - 1].errors]
+        checked = next_deal_replayed(match, entry, row_standing(match, entry, started)).deals[0]
+    problems = [(number, problem) for problem in checked.errors]
     if problems:
         raise DealProblemsError(problems)
 
@@ -475,7 +473,6 @@ def _agree(proposal: TableDeal, link: TableLink, match: Match, side: str, now: d
     """Both sides agreed: the proposal goes onto the protocol through the deal services."""
     setattr(proposal, f"{side}_agreed_at", now)
     actor = TableSide(link, side)
-    match.refresh_from_db()
     conflict = proposal_conflict(match, proposal.kind, proposal.number, bool(proposal.values), waiting_other=False)
     if conflict:
         proposal.status, proposal.note, proposal.decided_at = P.CONFLICT, conflict, now
@@ -492,15 +489,15 @@ def _agree(proposal: TableDeal, link: TableLink, match: Match, side: str, now: d
             # At the table the match runs on the hall clock: its minutes count from the clock's start.
             match.started_at = clock.started_at
             match.save(update_fields=["started_at"])
-        deals_record(match=match, user=actor, entry=entry, expected_version=None,
+        deals_record(match=match, user=actor, entry=entry, expected_version=None, locked=True,
                      dealt_at=datetime.fromisoformat(dealt_at) if dealt_at else None)  # fmt: skip
     elif proposal.kind == TableDeal.Kind.CORRECTION:
         deal_correct(
-            match=match, user=actor, number=proposal.number, entry=entry, expected_version=None,
+            match=match, user=actor, number=proposal.number, entry=entry, expected_version=None, locked=True,
             reason=_("Corrected at the table; both sides agreed (table link %(code)s).") % {"code": link.code},
         )  # fmt: skip
     else:
-        match_declare_clock(match=match, user=actor, expected_version=None)
+        match_declare_clock(match=match, user=actor, expected_version=None, locked=True)
     proposal.status, proposal.decided_at = P.AGREED, now
     proposal.save()
     audit_log(match=match, user=actor, action="table_deal_agree", after=_logged(proposal, link, side),
@@ -510,7 +507,7 @@ def _agree(proposal: TableDeal, link: TableLink, match: Match, side: str, now: d
 @transaction.atomic
 def table_conflict_set_aside(*, match: Match, user, proposal_id: int) -> TableDeal:
     """The secretary has compared a conflict at the table with the protocol and sets it aside."""
-    match = lock_match(match)
+    match = locking.lock_match(match, shown=False)
     if not permissions.can_enter_or_manage(user, match):
         raise PermissionDenied(_("You may not change this match."))
     conflict = TableDeal.objects.filter(match=match, pk=proposal_id, status=P.CONFLICT).first()
@@ -550,6 +547,6 @@ def table_protocol_confirm(*, link: TableLink, codes, side: str) -> TableLink:
                          "away_total": match.away_total, "deals": match.deal_count},
                   object_type="table_link", object_id=link.pk)  # fmt: skip
     if link.home_confirmed_at and link.away_confirmed_at and match.competition.table_confirmation:
-        match_confirm(match=match, user=TableSide(link, side, both_sides_confirmed=True), expected_version=None)
+        match_confirm(match=match, user=TableSide(link, side, both_sides_confirmed=True), expected_version=None, locked=True)
     return link
 

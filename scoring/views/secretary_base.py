@@ -2,7 +2,8 @@
 who may see and do what), the protocol sheet as the engine replays it, the preview of a deal being typed, and engine problems placed by field.
 
 Terms: the *sheet* is the deal-by-deal table of the paper protocol; a *preview* is the engine's
-replay of the stored deals plus the deal being typed (or corrected), never written; a problem's
+replay of the stored deals plus the deal being typed (or corrected), never written, asked of the
+one home of a stored match replayed (selectors.protocols.deal_replayed); a problem's
 *slot* is the element next to an input (id "problems-<field>") where its messages appear, the
 field being a protocol-file column name such as "away_cards".
 """
@@ -18,9 +19,9 @@ from django.utils import timezone
 
 from scoring import permissions
 from scoring.adapters import minutes_between
-from scoring.engine import DealEntry, MatchState, Problem, replay
+from scoring.engine import DealEntry, MatchState, Problem, ReplayedDeal
 from scoring.messages import FIELD_LABELS, field_error_message, problem_message
-from scoring.selectors.protocols import MatchProtocol, match_protocol
+from scoring.selectors.protocols import MatchProtocol, deal_replayed, match_protocol
 from scoring.selectors.public import MATCH_PAGE_RELATED
 from scoring.models import Match
 from scoring.selectors.secretary import match_for_user, match_with
@@ -82,15 +83,6 @@ class MatchAccessMixin(LoginRequiredMixin):
 # -- reading the match as the engine sees it ----------------------------------------------------
 
 
-def replay_match(match: Match, entries: list[DealEntry]) -> MatchState:
-    return replay(
-        match.rules,
-        entries,
-        points=match.points_rules,
-        clock_expired=match.clock_expired,
-    )
-
-
 def protocol_sheet(match: Match) -> MatchProtocol:
     """The protocol as the secretary's and the captain's pages show it (selectors.protocols)."""
     return match_protocol(match)
@@ -115,6 +107,8 @@ class DealPreview:
     away: SidePreview
     problems: tuple[tuple[int, Problem], ...]
     warnings: tuple[tuple[int, Problem], ...]
+    # The match's state with the deal (selectors.protocols.DealReplayed: when the engine went on
+    # from the deal before, its deals start at this one).
     state: MatchState
     ends_match: bool
     correcting: bool
@@ -135,27 +129,19 @@ def preview_deal(
     """Replay the stored deals with the typed one (added, or replacing deal `correct_number`).
     `protocol`: the match's protocol when the page has read it already (selectors.protocols)."""
     protocol = protocol or match_protocol(match)
-    entries = [replayed.entry for replayed in protocol.state.deals]
+    count = len(protocol.deals)
     minute = minutes_between(match.started_at, dealt_at) if dealt_at else entry.dealt_minute
-    if correct_number is not None and 1 <= correct_number <= len(entries):
+    if correct_number is not None and 1 <= correct_number <= count:
         number = correct_number
-        entries[number - 1] = replace(entry, number=number, dealt_minute=minute)
     else:
         correct_number = None
-        number = len(entries) + 1
-        entries.append(replace(entry, number=number, dealt_minute=minute))
-    state = replay_match(match, entries)
-    replayed = state.deals[number - 1]
-    before = state.deals[number - 2] if number > 1 else None
+        number = count + 1
+    with_deal = deal_replayed(match, protocol.state, replace(entry, number=number, dealt_minute=minute))
+    state, replayed, before = with_deal.state, with_deal.deal, with_deal.before
     problems = [(number, p) for p in replayed.errors]
     if correct_number is not None:
         # A correction may end the match earlier: the deals after it are then refused too.
-        problems += [
-            (later.number, p)
-            for later in state.deals[number:]
-            for p in later.errors
-            if p.code == "after-match-end"
-        ]
+        problems += [(later.number, p) for later in with_deal.later for p in later.errors if p.code == "after-match-end"]
     rules = state.rules
 
     def side(name: str) -> SidePreview:
@@ -170,7 +156,7 @@ def preview_deal(
 
     warnings = [(number, p) for p in replayed.warnings]
     if correct_number is not None:
-        warnings += later_notes(protocol, state.deals[number:])
+        warnings += later_notes(protocol, with_deal.later)
     return DealPreview(
         number=number,
         home=side("home"),
