@@ -234,7 +234,10 @@ def _league(report: DemoReport, clubs, secretaries, teams, rng: random.Random, t
     competition, _ = Competition.objects.get_or_create(
         name=LEAGUE_NAME, season=season_of(today), organiser=clubs["orebro"],
         defaults={"kind": Competition.Kind.LEAGUE, "rules_key": "sv-tavling", "points_key": "sv-serie",
-                  "requires_confirmation": True, "is_public": True, "has_club_table": True},
+                  "requires_confirmation": True, "is_public": True, "has_club_table": True,
+                  # The season's chores: pairs of two, each player in one team; an overdue
+                  # protocol is reminded after three days.
+                  "team_players_max": 2, "one_team_per_player": True, "reminder_days": 3},
     )
     report.competitions.append(competition)
     if competition.rounds.exists():
@@ -272,6 +275,12 @@ def _league(report: DemoReport, clubs, secretaries, teams, rng: random.Random, t
             play.play(match, now - timedelta(minutes=30), deals=4 - match.table)
     services.round_clock_start(round=rounds[today_round - 1], user=secretaries["orebro"],
                                at=now - timedelta(minutes=30))
+    # Next week's first match: its home club proposes to play it two days later; the away
+    # captain has not answered yet.
+    later = rounds[today_round].matches.select_related("home_team", "competition").order_by("table", "pk").first()
+    home_secretary = next(secretaries[slug] for slug, club in clubs.items() if club.pk == later.home_team.club_id)
+    services.match_move_propose(match=later, user=home_secretary, new_start=_at(rounds[today_round].date + timedelta(days=2), EVENING),
+                                reason="Vår lokal är upptagen den kvällen.")  # fmt: skip
     report.matches += play.matches
     report.deals += play.deals
 

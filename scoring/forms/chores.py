@@ -8,8 +8,10 @@ from datetime import datetime
 
 from django import forms
 from django.utils import timezone
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from scoring.formatting import breakable_name
 from scoring.models import Competition
 
 from .dates import UNREADABLE_DATE, DateInput, TimeInput
@@ -69,10 +71,12 @@ class CheckInForm(forms.Form):
 
     def __init__(self, *args, competition: Competition, candidates, **kwargs):
         super().__init__(*args, **kwargs)
+        # A pair's name may break after its slash on a phone (formatting.breakable_name).
         self.fields["present"].choices = [
-            (row.pk, f"{row.name} ({row.club})" if row.club_id != competition.organiser_id else row.name)
+            (row.pk, format_html("{} ({})", breakable_name(row.name), row.club)
+             if row.club_id != competition.organiser_id else breakable_name(row.name))
             for row in candidates
-        ]
+        ]  # fmt: skip
         if competition.kind == Competition.Kind.INDIVIDUAL:
             self.fields["present"].label = _("Players present")
         else:
