@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta
 
 from django.db.models import Q, QuerySet
 
+from scoring import permissions
 from scoring.models import CheckIn, Competition, Match, MatchMove, Player, Reminder, Team
 
 from .names import order_by_name
@@ -59,6 +60,18 @@ def match_moves(match: Match) -> list[MatchMove]:
 def open_move(match: Match) -> MatchMove | None:
     """The proposal still to be decided, if any."""
     return match.moves.filter(status__in=MatchMove.OPEN_STATUSES).first()
+
+
+def moves_to_decide(user) -> list[MatchMove]:
+    """The proposals waiting for the user's yes or no: a new date for a match whose away side the
+    user answers for (permissions.can_answer_move, as a query), or one both teams agreed to in a
+    competition the user organises (can_approve_move)."""
+    clubs = sorted(permissions.secretary_club_ids(user))
+    answer = Q(status=MatchMove.Status.WAITING_AWAY, match__in=Match.objects.filter(
+        permissions.confirmer_matches(user, clubs))) & ~Q(proposed_by=user)  # fmt: skip
+    approve = Q(status=MatchMove.Status.WAITING_ORGANISER) & permissions.managed_by(user, "match__competition__organiser")
+    return list(MatchMove.objects.filter(answer | approve, match__competition__archived=False)
+                .select_related("match__home_team", "match__away_team", "match__competition").order_by("new_start", "pk"))  # fmt: skip
 
 
 def competition_open_moves(competition: Competition) -> list[MatchMove]:

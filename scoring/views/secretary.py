@@ -33,7 +33,7 @@ from scoring.forms.protocol import (
     ReasonForm,
 )
 from scoring.models import Match
-from scoring.selectors import secretary as secretary_selectors
+from scoring.selectors import chores as chores_selectors, secretary as secretary_selectors
 
 from .secretary_base import (
     MatchAccessMixin,
@@ -106,7 +106,9 @@ class MyMatchesView(LoginRequiredMixin, TemplateView):
             for match in secretary_selectors.latest_changed_first(archived, S.values, self.HISTORY_LIMIT)
         ]
         context["groups"] = groups
-        context["is_anything"] = any(groups.values())
+        # New dates proposed for a match, waiting for the user's answer or approval (services.moves).
+        context["moves_to_decide"] = chores_selectors.moves_to_decide(user)
+        context["is_anything"] = any(groups.values()) or bool(context["moves_to_decide"])
         context["history_limit"] = self.HISTORY_LIMIT
         return context
 

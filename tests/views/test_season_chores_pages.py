@@ -50,7 +50,11 @@ def test_a_match_moved_by_agreement_through_its_pages_reaches_the_calendar_feed(
     assert response.status_code == 302
     move = MatchMove.objects.get(match=match)
 
-    # The away captain sees the proposal and accepts it; the home secretary cannot.
+    # The away captain finds it among their matches, sees the proposal and accepts it; the home
+    # secretary cannot.
+    mine = captain.get(reverse("scoring:my-matches")).content.decode()
+    assert "Nya dagar att besvara" in mine and move_page in mine
+    assert "Nya dagar att besvara" not in secretary.get(reverse("scoring:my-matches")).content.decode()
     page = captain.get(move_page).content.decode()
     assert "Godta den nya dagen" in page and "Folkets hus" in page and "Föreslå den nya dagen" not in page
     refused = secretary.post(reverse("scoring:match-move-answer", args=[match.pk]), {"move": move.pk, "answer": "yes"})
