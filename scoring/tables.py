@@ -10,9 +10,11 @@ selectors.
 from __future__ import annotations
 
 import django_tables2 as tables
-from django.urls import reverse
+from django.conf import settings
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.formats import date_format
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
@@ -79,8 +81,25 @@ class LegendMixin:
         return pairs
 
 
+# A row's link is one of a few addresses with its row's id in it: each is reversed once, with this
+# id in its place, for the language, the script prefix and the URL conf it was reversed under.
+ADDRESS_MARKER = 918273645
+ADDRESS_PARTS: dict = {}
+
+
+def object_address(name: str, pk) -> str:
+    """reverse(name, args=[pk]) for the many rows of a table, at the cost of a string join."""
+    key = (name, get_language(), get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
+    parts = ADDRESS_PARTS.get(key)
+    if parts is None:
+        parts = ADDRESS_PARTS[key] = reverse(name, args=[ADDRESS_MARKER]).split(str(ADDRESS_MARKER))
+    if len(parts) != 2:
+        return reverse(name, args=[pk])
+    return f"{parts[0]}{int(pk)}{parts[1]}"
+
+
 def _team_link(team_id, name, link_target: str | None = None):
-    url = reverse("scoring:team-detail", args=[team_id])
+    url = object_address("scoring:team-detail", team_id)
     if link_target:
         return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, breakable_name(name))
     return format_html('<a href="{}">{}</a>', url, breakable_name(name))
@@ -249,7 +268,7 @@ class ResultsTable(SiteTable):
         )
 
     def render_result(self, record):
-        url = reverse("scoring:match-detail", args=[record.pk])
+        url = object_address("scoring:match-detail", record.pk)
         if not has_score(record):
             return self._link(url, _("Protocol"), "results__protocol")
         text = format_html(
