@@ -1,0 +1,137 @@
+"""The body rows of the site's tables (django-tables2, drawn by templates/django_tables2/canasta.html),
+drawn in one pass: what a column's cells share is worked out once per table, not once per cell.
+
+django-tables2 draws a cell by looking up its column's attributes, inspecting its render method's
+signature and resolving its accessor, and the template then resolves the cell again: a 600-team
+table is 6 000 cells of that. Here each column's `<td>` attributes, render method and the
+arguments it takes are found once; a cell is its value, its render call and its escaping. The
+cells are what django-tables2 draws: the value by the column's accessor, the column's default for
+an empty value, the render method with the arguments it names, then localised and escaped as
+`{{ cell }}` would be (`|localize` or `|unlocalize` where the column says so). A column whose
+cells need what this does not do (attributes computed per cell, a link column, a model field with
+choices) has each of its cells drawn by django-tables2 itself (`BoundRow.get_cell`)."""
+
+from __future__ import annotations
+
+import inspect
+
+from django import template
+from django.conf import settings
+from django.utils import formats
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
+from django.utils.timezone import template_localtime
+from django_tables2 import A
+from django_tables2.utils import AttributeDict
+
+register = template.Library()
+
+CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
+
+
+def any_computed(attrs) -> bool:
+    return any(callable(value) or isinstance(value, dict) and any_computed(value) for value in (attrs or {}).values())
+
+
+class ColumnCells:
+    """What one column's cells share: their `<td>` attributes, how a value is read and drawn."""
+
+    def __init__(self, table, bound_column, first_record):
+        column = bound_column.column
+        self.name = bound_column.name
+        self.column = column
+        self.bound_column = bound_column
+        self.td = bound_column.attrs["td"].as_html()
+        self.render = bound_column.render
+        self.default = bound_column.default
+        self.empty_values = column.empty_values
+        self.localize = bound_column.localize
+        self.accessor = A(bound_column.accessor)
+        parameters = inspect.signature(self.render).parameters.values()
+        if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+            self.arguments = CELL_ARGUMENTS
+        else:
+            self.arguments = tuple(name for name in CELL_ARGUMENTS if name in {p.name for p in parameters})
+        # Where a column's cells need django-tables2's own drawing.
+        self.drawn_by_tables2 = (
+            bound_column.link is not None
+            or any_computed(column.attrs)
+            or any_computed(table.attrs.get("td"))
+            or any_computed(table.attrs.get("cell"))
+            or self.shows_choices(first_record)
+        )
+
+    def shows_choices(self, record) -> bool:
+        """A model field with choices is shown by its get_FOO_display() (none for other rows)."""
+        return bool(getattr(self.accessor.get_field(record), "choices", None))
+
+    def cell(self, row, table) -> str:
+        if self.drawn_by_tables2:
+            return self.escaped(row.get_cell(self.name))
+        record = row.record
+        try:
+            value = self.accessor.resolve(record)
+        except Exception:  # as django-tables2: a column that no field backs (its render makes it)
+            value = None
+        if value in self.empty_values:
+            return self.escaped(self.default)
+        given = {"value": value, "record": record, "column": self.column, "bound_column": self.bound_column,
+                 "bound_row": row, "table": table}  # fmt: skip
+        return self.escaped(self.render(**{name: given[name] for name in self.arguments}))
+
+    def escaped(self, cell) -> str:
+        """The cell as the template draws it: `{{ cell }}`, `{{ cell|localize }}` or `{{ cell|unlocalize }}`."""
+        if isinstance(cell, str):
+            return conditional_escape(cell)
+        if type(cell) is int and not settings.USE_THOUSAND_SEPARATOR:
+            return str(cell)  # what localize makes of a whole number without grouping
+        if self.localize is None:
+            return conditional_escape(formats.localize(template_localtime(cell)))
+        return conditional_escape(str(formats.localize(cell, use_l10n=bool(self.localize))))
+
+
+class RowAttributes:
+    """A row's attributes as django-tables2 computes them (the table's row_attrs, each callable
+    called with the arguments it names, then "even" or "odd" added to its class), the names each
+    callable takes found once."""
+
+    def __init__(self, table):
+        self.table = table
+        self.attrs = []
+        for name, value in table.row_attrs.items():
+            if callable(value):
+                parameters = inspect.signature(value).parameters.values()
+                takes_all = any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters)
+                wanted = {"table", "record"} if takes_all else {p.name for p in parameters} & {"table", "record"}
+                self.attrs.append((name, value, wanted))
+            else:
+                self.attrs.append((name, value, None))
+
+    def html(self, row) -> str:
+        given = {"table": self.table, "record": row.record}
+        attrs = {}
+        for name, value, wanted in self.attrs:
+            attrs[name] = value if wanted is None else value(**{key: given[key] for key in wanted})
+        parity = row.get_even_odd_css_class()
+        attrs["class"] = f"{attrs['class']} {parity}" if attrs.get("class") else parity
+        return AttributeDict(attrs).as_html()
+
+
+@register.simple_tag
+def table_rows(table):
+    """The `<tr>` rows of `table`'s body (its page of rows when paginated), or its empty text."""
+    rows = list(table.paginated_rows)
+    if not rows:
+        if not table.empty_text:
+            return ""
+        return format_html('<tr><td colspan="{}">{}</td></tr>', len(table.columns), table.empty_text)
+    columns = [ColumnCells(table, bound_column, rows[0].record) for bound_column in table.columns]
+    row_attributes = RowAttributes(table)
+    if any(isinstance(value, dict) for _name, value, _wanted in row_attributes.attrs):
+        row_attributes = None  # nested attributes: django-tables2's own computation
+    lines = []
+    for row in rows:
+        cells = "".join(f"<td {column.td}>{column.cell(row, table)}</td>" for column in columns)
+        attrs = row_attributes.html(row) if row_attributes else row.attrs.as_html()
+        lines.append(f"<tr {attrs}>{cells}</tr>")
+    return mark_safe("\n".join(lines))  # noqa: S308 (every cell escaped above, the attributes by as_html)
