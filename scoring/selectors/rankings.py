@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet, Sum
 
 from scoring.engine.standings import TeamRecord, rank_teams
 from scoring.models import Club, Competition, Match, Player, Team
 
 from .counting import number
-from .rating import add_side_totals, final_matches, rating_history
+from .rating import add_side_totals, final_matches, rating_history, results_fingerprint
 
 RANKING_ORDER = ("points", "card_points_for", "name")
 PLAYERS, PAIRS = "players", "pairs"
@@ -111,7 +111,32 @@ def _sides(list_kind: str) -> list[tuple[str, str]]:
     return [(side, f"{side}_team__{member}") for side in ("home", "away") for member in ("player_one", "player_two")]
 
 
+# This process's ranking totals, by list, while the results and the clubs they were summed from
+# stand: {(results_fingerprint, the clubs' versions): {(filter, list kind): totals}}. Four aggregates
+# over every final match of a federation are the ranking page's whole cost; they change with a
+# result, a club's player or pair, not with each page drawn.
+kept_totals: dict = {}
+KEPT_LISTS = 64
+
+
 def _aggregate(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
+    """The totals of each player (or pair) of the list, summed by `summed_totals`, kept while the
+    results and the clubs stand."""
+    stand = (results_fingerprint(), tuple(Club.objects.aggregate(count=Count("id"), versions=Sum("version")).values()))
+    lists = kept_totals.get(stand)
+    if lists is None:
+        kept_totals.clear()
+        lists = kept_totals[stand] = {}
+    if (filter, list_kind) not in lists:
+        if len(lists) >= KEPT_LISTS:
+            lists.clear()
+        lists[(filter, list_kind)] = summed_totals(filter, list_kind)
+    return lists[(filter, list_kind)]
+
+
+def summed_totals(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
+    """Each player's (or pair's) matches, wins, draws, match points and card points over the
+    final results the filter takes: one aggregate query per side and place in a pair."""
     totals: dict[int, dict] = {}
     for side, path in _sides(list_kind):
         matches = _filtered(filter)

@@ -10,9 +10,10 @@ Terms:
   overs (forfeit, repeated warnings) and void matches are not rated. The two players of a side are
   the team's pair; a substitute is not rated (the protocol does not say whom he replaced).
 
-Nothing is stored or kept: the whole history is replayed in match order each time a page draws a
-rating, so a corrected result changes every later rating, in order. What keeps work is HTTP: a
-page is drawn again only when the versions it reads moved (scoring.web.public_cache).
+Nothing is stored: the whole history is replayed in match order, so a corrected result changes every
+later rating, in order. A server process keeps its last replay while the results it was made from
+stand (`results_fingerprint`), so the pages that show ratings (the rankings, a player's, a team's)
+replay the history once per change of a result, not once per page drawn.
 """
 
 from __future__ import annotations
@@ -20,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
 
 from scoring.engine.rating import RatedMatch, Ratings, rate
-from scoring.models import Match
+from scoring.models import Competition, Match
 
 from .counting import final_q
 
@@ -96,8 +97,42 @@ class RatingHistory:
         return self.by_player.get(player_id, [])
 
 
+def results_fingerprint() -> tuple:
+    """What moves whenever the rated matches or their order may have changed: the ended matches'
+    number, ids and latest change (every service that changes a match saves it, and `updated_at`
+    with it; the status and time index answers this), and which competitions are public and ask for
+    confirmation (which results are final and rated). Two small queries; a deal in a match still
+    being played moves nothing here, as it changes no rating. (A round's date changed after its
+    results were typed in without a time orders them anew only with the next result.)"""
+    ended = Match.objects.filter(status__in=Match.ENDED_STATUSES).aggregate(
+        count=Count("id"), ids=Sum("id"), latest=Max("updated_at")
+    )
+    competitions = Competition.objects.aggregate(
+        count=Count("id"),
+        public=Sum("id", filter=Q(is_public=True)),
+        confirming=Sum("id", filter=Q(requires_confirmation=True)),
+    )
+    return (*ended.values(), *competitions.values())
+
+
+# This process's last replay and the fingerprint of the results it was made from: (fingerprint, history).
+last_replay: list = []
+
+
 def rating_history() -> RatingHistory:
-    """Every player's rating and its changes, replayed from the stored results."""
+    """Every player's rating and its changes, replayed from the stored results; the replay is kept
+    while the results it was made from stand (results_fingerprint)."""
+    fingerprint = results_fingerprint()
+    kept = last_replay[:]  # another thread may replace it meanwhile
+    if kept and kept[0] == fingerprint:
+        return kept[1]
+    history = replayed_history()
+    last_replay[:] = [fingerprint, history]
+    return history
+
+
+def replayed_history() -> RatingHistory:
+    """Every player's rating and its changes, replayed from the stored results now."""
     rows = rated_matches().values_list(
         "id",
         "home_team__player_one_id",
