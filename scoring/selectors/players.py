@@ -87,3 +87,56 @@ def player_statistics(player: Player, competition: Competition | None = None) ->
         mixed_canastas=deal_figures["mixed"] or 0,
         goings_out=deal_figures["out"],
     )
+
+
+# What player_statistics_by_competition adds up per competition.
+TOTALS = ("matches", "won", "drawn", "deals", "score", "natural", "mixed", "out")
+
+
+def player_statistics_by_competition(player: Player, matches: list[Match]) -> dict[int, PlayerStatistics]:
+    """player_statistics for each competition of `matches` (the player's matches, read with their
+    teams), by competition id: the matches' figures from the rows in hand, the deals' from one
+    query over these matches' deals, grouped by match, whatever the number of competitions."""
+    sides: dict[int, tuple[bool, bool]] = {}
+    totals: dict[int, dict[str, int]] = {}
+    for match in matches:
+        if match.status not in Match.PLAYED_STATUSES:
+            continue
+        home = player.pk in (match.home_team.player_one_id, match.home_team.player_two_id, match.home_substitute_id)
+        away = player.pk in (match.away_team.player_one_id, match.away_team.player_two_id, match.away_substitute_id)
+        if not (home or away):
+            continue
+        sides[match.pk] = (home, away)
+        figures = totals.setdefault(match.competition_id, dict.fromkeys(TOTALS, 0))
+        figures["matches"] += 1
+        figures["won"] += (home and match.winner == "home") or (away and match.winner == "away")
+        figures["drawn"] += match.winner == "draw"
+    deals = (
+        Deal.objects.filter(match_id__in=sides)
+        .values("match_id", "match__competition_id")
+        .annotate(
+            deals=Count("id"), home_score=Sum("home_score"), away_score=Sum("away_score"),
+            home_natural=Sum("home_natural"), away_natural=Sum("away_natural"), home_mixed=Sum("home_mixed"),
+            away_mixed=Sum("away_mixed"), home_out=Count("id", filter=Q(out="home")),
+            away_out=Count("id", filter=Q(out="away")),
+        )
+        .order_by()
+    )  # fmt: skip
+    for row in deals:
+        home, away = sides[row["match_id"]]
+        figures = totals[row["match__competition_id"]]
+        figures["deals"] += row["deals"]
+        for side, playing in (("home", home), ("away", away)):
+            if playing:
+                figures["score"] += row[f"{side}_score"] or 0
+                figures["natural"] += row[f"{side}_natural"] or 0
+                figures["mixed"] += row[f"{side}_mixed"] or 0
+                figures["out"] += row[f"{side}_out"]
+    return {
+        competition_id: PlayerStatistics(
+            matches=t["matches"], won=t["won"], drawn=t["drawn"], lost=t["matches"] - t["won"] - t["drawn"],
+            deals=t["deals"], deal_score_total=t["score"], natural_canastas=t["natural"], mixed_canastas=t["mixed"],
+            goings_out=t["out"],
+        )
+        for competition_id, t in totals.items()
+    }  # fmt: skip

@@ -23,7 +23,7 @@ from django.utils import timezone
 from scoring import permissions
 from scoring.models import Club, Competition, Match, Player, Round, Team
 from .names import order_by_name
-from .players import PlayerStatistics, player_statistics
+from .players import PlayerStatistics, player_statistics_by_competition
 from .results import RESULT_ROW_FIELDS, team_results
 
 S = Match.Status
@@ -342,7 +342,9 @@ def public_player_statistics(
         matches = player_matches(player)
     competition_ids = {match.competition_id for match in matches}
     competitions = Competition.objects.filter(pk__in=competition_ids).order_by("-season", "name")
-    return [(competition, player_statistics(player, competition)) for competition in competitions]
+    figures = player_statistics_by_competition(player, matches)
+    empty = PlayerStatistics(0, 0, 0, 0, 0, 0, 0, 0, 0)  # only matches not played out there yet
+    return [(competition, figures.get(competition.pk, empty)) for competition in competitions]
 
 
 def sum_statistics(parts: list[PlayerStatistics]) -> PlayerStatistics:

@@ -62,10 +62,10 @@ def standings_refresh(*, competition: Competition) -> None:
         TeamStanding.objects.bulk_update(changed, list(COUNTED_FIGURES))
     if created:
         TeamStanding.objects.bulk_create(created)
-    places_refresh(competition=competition)
+    _places_refresh(competition=competition)
 
 
-def places_refresh(*, competition: Competition) -> None:
+def _places_refresh(*, competition: Competition) -> None:
     """Make the competition's stored places after each round equal to its tables after each round
     (none where no chart is drawn). Runs in the caller's transaction, as standings_refresh."""
     from scoring.selectors.history import places_charted
