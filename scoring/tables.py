@@ -380,8 +380,10 @@ class CombinedStandingsTable(StandingsTable):
             "class": lambda record: "standings__row--tied" if record.row.tied else "",
         }
 
-    def __init__(self, data, **kwargs):
-        super().__init__([CombinedLine(line) for line in data], **kwargs)
+    def __init__(self, data, *, points_rules=None, **kwargs):
+        shown = {column.key for column in (standings_columns(points_rules) if points_rules else STANDINGS_COLUMNS)}
+        kwargs.setdefault("exclude", tuple(name for name in self.base_columns if name not in shown | {"heat"}))
+        super().__init__([CombinedLine(line) for line in data], points_rules=points_rules, **kwargs)
 
     def render_heat(self, record):
         url = reverse("scoring:competition-detail", args=[record.heat.pk])
@@ -406,7 +408,7 @@ class QualifiedTable(SiteTable):
 
     order = tables.Column(verbose_name=_("No."), attrs=NUM)
     team = tables.Column(verbose_name=_("Pair"), attrs={"td": {"class": "qualified__team"}})
-    carried = tables.Column(empty_values=(), verbose_name=_("Carried on"), attrs=NUM)
+    carried = tables.Column(empty_values=(), verbose_name=_("Carried to the next stage"), attrs=NUM)
     entered = tables.Column(empty_values=(), verbose_name=_("Entered in"))
 
     class Meta:
@@ -425,8 +427,12 @@ class QualifiedTable(SiteTable):
 
     def render_carried(self, record):
         carried = record.carried
-        return format_html('{}<span class="qualified__cards">{} / {}</span>', format_match_points(carried.points),
-                           format_points(carried.card_points_for), format_points(carried.card_points_against))
+        return format_html(
+            '{}<span class="qualified__cards">{}</span>',
+            _("%(points)s match points") % {"points": format_match_points(carried.points)},
+            _("card points %(for)s / %(against)s") % {"for": format_points(carried.card_points_for),
+                                                      "against": format_points(carried.card_points_against)},
+        )
 
     def render_entered(self, record):
         if record.entered is None:

@@ -224,8 +224,8 @@ def _reason(entrant: Entrant, stage: ChampionshipStage, heat_name: str, names: d
     elif entrant.why == REPLACEMENT:
         text = _("Next in line in the place of %(team)s, who withdrew (place %(place)s in %(heat)s)") % {
             "team": names.get(entrant.replaces, ""), **at_heat}
-    else:
-        text = _("Next in line, %(n)s (place %(place)s in %(heat)s)") % {"n": entrant.rest_place, **at_heat}
+    else:  # next in line: the list's order is their turn
+        text = _("Place %(place)s in %(heat)s") % at_heat
     if entrant.tied_at_line:
         text += " " + _("Shared place at the line: the table's order decided.")
     return text
@@ -345,9 +345,9 @@ class RoadStep:
     championship: Championship
     stage: ChampionshipStage
     heat: Competition
-    rank_label: str
+    rank_label: str  # "" before its first result
     went_on: StageQualifier | None
-    carried_in: StageQualifier | None
+    carried_in: StageQualifier | None  # with points carried, if any
 
 
 def team_road(team: Team) -> list[RoadStep]:
@@ -365,10 +365,12 @@ def team_road(team: Team) -> list[RoadStep]:
     steps = []
     for heat in heats:
         rows = competition_standings(heat.competition)
-        label = next((row.rank_label for row in rows if row.record.team_id == team.pk), "")
+        row = next((row for row in rows if row.record.team_id == team.pk), None)
+        carried = carried_in.get(heat.competition_id)
         steps.append(RoadStep(
-            championship=heat.stage.championship, stage=heat.stage, heat=heat.competition, rank_label=label,
-            went_on=went_on.get(heat.stage_id), carried_in=carried_in.get(heat.competition_id),
+            championship=heat.stage.championship, stage=heat.stage, heat=heat.competition,
+            rank_label=row.rank_label if row is not None and row.record.played else "", went_on=went_on.get(heat.stage_id),
+            carried_in=carried if carried is not None and (carried.carried_points or carried.carried_for) else None,
         ))  # fmt: skip
     return steps
 
@@ -387,7 +389,9 @@ def stage_rule_text(stage: ChampionshipStage) -> str:
     if not stage.per_heat and not stage.best_of_rest:
         return _("Nobody goes on from this stage.")
     parts = []
-    if stage.per_heat:
+    if stage.per_heat == 1:
+        parts.append(_("The winner of each heat goes on."))
+    elif stage.per_heat:
         parts.append(_("The first %(n)s of each heat go on.") % {"n": stage.per_heat})
     if stage.best_of_rest:
         parts.append(_("Then the best %(m)s of the other pairs, all heats ranked together.") % {"m": stage.best_of_rest})

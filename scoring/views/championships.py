@@ -13,7 +13,7 @@ from django.views.generic import TemplateView
 from scoring.exports import Export
 from scoring.selectors import championships as reads
 from scoring.selectors import versions
-from scoring.tables import CombinedStandingsTable, QualifiedTable
+from scoring.tables import CombinedStandingsTable, QualifiedTable, StandingsTable
 
 from .exports import ExportView
 from .public import PublicPageMixin
@@ -33,16 +33,23 @@ def stage_page(road: reads.StageRoad) -> dict:
     """What the page shows of one stage: the read model and its tables."""
     stage = road.stage
     carries = bool(stage.carry_points_percent or stage.carry_cards_percent)
+    has_pairs = bool(road.combined)
+    table = None
+    if len(road.heats) > 1 and has_pairs:
+        table = CombinedStandingsTable(road.combined, points_rules=road.heats[0].competition.points_rules,
+                                       caption=_("All heats ranked together"))
+    elif has_pairs:  # one heat: its own table
+        heat = road.heats[0]
+        table = StandingsTable(heat.rows, points_rules=heat.competition.points_rules, caption=heat.competition.name)
     return {
         "road": road,
+        "has_pairs": has_pairs,
         "rule": reads.stage_rule_text(stage),
         "state": reads.stage_state_text(road),
-        "combined": CombinedStandingsTable(road.combined, points_rules=road.heats[0].competition.points_rules,
-                                           caption=_("All heats ranked together"))
-        if len(road.heats) > 1 else None,
+        "combined": table,
         "going_on": QualifiedTable(road.going_on, carries=carries, entered=road.confirmed,
                                    caption=_("Going on to %(stage)s") % {"stage": road.next_stage.name})
-        if road.sends_on else None,
+        if road.sends_on and has_pairs else None,
         "next_in_line": QualifiedTable(road.next_in_line, caption=_("Next in line")) if road.next_in_line else None,
     }  # fmt: skip
 
