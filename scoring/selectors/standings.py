@@ -169,12 +169,17 @@ def carried_into(competition: Competition, records: list[TeamRecord]) -> list[Te
     """The records with the points each pair carried into this competition from a championship's
     stage before it (docs/rules.md, "Championships: qualification and carried points"): one
     indexed query, nothing for a competition that is no heat."""
-    carried = {
+    carried = carried_points(competition)
+    return [with_carried(record, carried[record.team_id]) if record.team_id in carried else record for record in records]
+
+
+def carried_points(competition: Competition) -> dict:
+    """What each pair carried into this competition from a championship's stage before it, by team."""
+    return {
         team_id: Carried(points, card_for, card_against)
         for team_id, points, card_for, card_against in StageQualifier.objects.filter(entered=competition)
         .values_list("team_id", "carried_points", "carried_for", "carried_against")
     }
-    return [with_carried(record, carried[record.team_id]) if record.team_id in carried else record for record in records]
 
 
 def stored_team_records(competition: Competition) -> list[TeamRecord]:
@@ -193,8 +198,9 @@ def stored_team_records(competition: Competition) -> list[TeamRecord]:
 def tables_by_round(competition: Competition) -> dict[int, list[StandingRow]]:
     """The table after each round with a counted result, by round number, ranked by the engine
     (engine.places) from the counted results of the competition's rounds: three queries however
-    many rounds were played. The services store the places (RoundPlace, services.standings_refresh);
-    each table equals competition_standings(up_to_round=n)."""
+    many rounds were played, and one for the points carried in from a championship's stage before.
+    The services store the places (RoundPlace, services.standings_refresh); each table equals
+    competition_standings(up_to_round=n)."""
     points_rules = competition.points_rules
     names = dict(Team.objects.filter(competitions=competition).values_list("id", "name"))
     entered = list(names)
@@ -219,7 +225,12 @@ def tables_by_round(competition: Competition) -> dict[int, list[StandingRow]]:
         ):
             names.setdefault(team_id, name)
             byes.append((round_number, team_id))
-    return tables_after_each_round(names, entered, results, points_rules, byes)
+    carried = carried_points(competition)
+
+    def with_carried_in(record: TeamRecord) -> TeamRecord:
+        return with_carried(record, carried[record.team_id]) if record.team_id in carried else record
+
+    return tables_after_each_round(names, entered, results, points_rules, byes, with_carried_in if carried else None)
 
 
 def competition_standings(
