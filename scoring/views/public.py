@@ -145,6 +145,7 @@ class CompetitionDetailView(CompetitionMixin, TemplateView):
         context["embed_url"] = absolute_reverse("scoring:competition-embed", pk)
         # The places round by round, worked out from every round's table (selectors.history).
         context["places"] = history.places_by_round(self.competition)
+        context["heat_of"] = championships.heat_championship(self.competition)  # a championship's heat
         context["competition_figures"] = figures.competition_figures(self.competition)
         return context
 

@@ -48,6 +48,10 @@ def test_the_road_to_the_final_is_public_and_says_why_each_pair_goes_on(client, 
     assert "Alla kvalgrupper rankade tillsammans" in page  # the heats ranked together
     assert reverse("scoring:competition-detail", args=[played["heats"]["A"].pk]) in page
     assert "förslag" in page  # proposed, not yet confirmed
+    # A heat's own page leads to the road it is part of.
+    heat_page = client.get(reverse("scoring:competition-detail", args=[played["heats"]["A"].pk])).content.decode()
+    assert "En kvalgrupp i Klubbkval i SM i par 2026/27." in heat_page
+    assert reverse("scoring:championship-detail", args=[championship.pk]) + "#stage-1" in heat_page
     english = client.get("/en" + reverse("scoring:championship-detail", args=[championship.pk])).content.decode()
     assert "The road to the final" in english and "Best runner-up, 2 of 3 (place 2 in Kval B)" in english
     listing = client.get(reverse("scoring:championship-list")).content.decode()
