@@ -9,6 +9,8 @@ from datetime import datetime
 from django import template
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from scoring.formatting import format_match_points, format_points
@@ -106,6 +108,30 @@ def paper_cell(side, key: str):
 
 # What a correction of a deal changed, field by field (the log on the protocol page).
 register.filter("deal_changes", deal_changes)
+
+
+@register.simple_tag
+def protocol_side_cells(side, columns):
+    """One side's cells of a deal row of the public protocol (scoring/public/_match_live.html), in
+    the columns of the paper protocol: drawn in one pass, not through an {% if %} per cell. The
+    minimum starts the away side's half; a count or a bonus the paper leaves empty when there is
+    none stays empty (paper_cell), card points are always written."""
+    cells = []
+    for column in columns:
+        key = column.key
+        if key == "min":
+            start = " protocol__side-start" if side.side == "away" else ""
+            cells.append(format_html('<td class="num protocol__min{}">{}</td>', start, format_points(side.min_before)))
+        elif key == "score":
+            cells.append(format_html('<td class="num protocol__score">{}</td>', format_points(side.score)))
+        elif key == "total":
+            cells.append(format_html('<td class="num protocol__total" data-side="{}">{}</td>', side.side,
+                                     format_points(side.total)))  # fmt: skip
+        else:
+            value = paper_cell(side, key)
+            shown = format_points(value) if key == "cards" or value else ""
+            cells.append(format_html('<td class="num protocol__detail">{}</td>', shown))
+    return mark_safe("".join(cells))  # noqa: S308 (each cell made by format_html)
 
 
 @register.filter
