@@ -108,7 +108,7 @@ bench: system-deps-bench venv-dev
 
 # A federation's round night as it is played at the tables (Locust, headless), served as deployed:
 # nginx with its proxy cache before one app server on SQLite, `demo --scale federation` data in a
-# scratch database; a quiet step, then 10 to 500 live matches, 40 s each (docs/speed.md, "The round
+# scratch database; a quiet step, then 10 to 500 live matches, 30 s each (docs/speed.md, "The round
 # night"). LOAD_ARGS="--postgres" (one app server on PostgreSQL), "--cluster" (two app servers,
 # PostgreSQL, Redis), "--no-nginx", "--steps 10,50 --seconds 20", "--keep-going".
 load: system-deps-cluster venv-dev

@@ -130,15 +130,22 @@ class Organiser(Scheduled, FastHttpUser):
         signed_in(self, organiser["session"])
         self.url = organiser["round"] + "tables/"
         self.seen_from: dict[int, int] = {}
-        self.etag = None
+        self.etag = self.last = None
+        # The page's own interval is learnt when it is opened, at the organiser's first moment.
+        self.wait_for_first_act(2.0 if QUIET else 10.0)
+
+    def open_page(self):
         with self.client.get(self.url, name="round at a glance", catch_response=True) as response:
             text = response.text or ""
             if response.status_code != 200:
                 response.failure(f"round at a glance answered {response.status_code}")
-            poll = ROUND_POLL.search(text)
+                return
+        poll = ROUND_POLL.search(text)
+        if poll and not QUIET:
+            self.next_act_at += float(poll.group(1)) - self.interval
+            self.interval = float(poll.group(1))
         self.last = text
         self.look(text)
-        self.wait_for_first_act(2.0 if QUIET else float(poll.group(1) if poll else 10))
 
     def look(self, text: str):
         shown = {int(match): total for match, raw in ROUND_ROW.findall(text) if (total := number(raw)) is not None}
@@ -146,6 +153,9 @@ class Organiser(Scheduled, FastHttpUser):
 
     @task
     def poll(self):
+        if self.last is None:
+            self.open_page()
+            return
         headers = {"If-None-Match": self.etag} if self.etag else {}
         with self.client.get(self.url + "live/", name="round at a glance live", headers=headers,
                              catch_response=True) as response:  # fmt: skip
@@ -169,8 +179,8 @@ class Spectator(Scheduled, FastHttpUser):
 
     def on_start(self):
         self.kinds = itertools.cycle(PAGE_WEIGHTS) if QUIET else None
+        self.opened_at = float("-inf")  # the page is opened at the spectator's first moment
         self.wait_for_first_act(POLL_EVERY)
-        self.open_page()
 
     def open_page(self):
         if self.kinds is not None:

@@ -3,7 +3,7 @@ deployed: Locust, headless and bounded, against nginx with its proxy cache befor
 (docs/speed.md, "The round night").
 
     .venv/bin/python tests/benchmarks/round_night.py [--postgres | --cluster] [--no-nginx]
-        [--steps 10,50,100,200,300,500] [--seconds 40] [--fraction 1.0] [--keep-going]
+        [--steps 10,50,100,200,300,500] [--seconds 30] [--fraction 1.0] [--keep-going]
 
 Serving, as docs/operations.md deploys it (deploy/cluster.py starts the parts): nginx
 (deploy/nginx.conf.template, the proxy cache of nginx-proxy.conf) before one app server
@@ -47,15 +47,16 @@ import json
 import math
 import os
 import re
+import secrets
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from http.cookies import SimpleCookie
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -166,7 +167,7 @@ for competition in competitions:
             entry.update(kind="table", home_code=link.code, away_code=link.away_code)
         matches.append(entry)
 used = sorted({entry["competition"] for entry in matches})
-played = list(Match.objects.filter(status=Match.Status.CONFIRMED, competition_id__in=used).order_by("pk").values_list("pk", flat=True)[:60])
+played = list(Match.objects.filter(status=Match.Status.CONFIRMED, competition_id__in=used).order_by("pk").values_list("pk", flat=True)[:20])
 print("SETUP:" + json.dumps({
     "matches": matches,
     "organisers": {str(pk): organisers[pk] for pk in used},
@@ -203,48 +204,58 @@ def p95(values) -> float | None:
 
 # -- warming up ------------------------------------------------------------------------------------
 
-TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 POLL = re.compile(r'data-poll-seconds="(\d+)"')
 
 
-def fetch(port: int, path: str, cookie: str = "") -> tuple[int, dict, str]:
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Cookie": cookie} if cookie else {})
-    with urllib.request.urlopen(request, timeout=300) as response:
-        return response.status, response.headers, response.read().decode("utf-8", "replace")
+def fetch(port: int, path: str, tries: int = 2) -> tuple[int, dict, str]:
+    """A GET before the steps; a failure is said on stderr and tried once more (a server error
+    there is in the servers' logs, --keep-folder)."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=300) as response:
+            return response.status, response.headers, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        print(f"warm-up: {path} answered {error.code}", file=sys.stderr, flush=True)
+        if tries <= 1:
+            raise
+        time.sleep(1)
+        return fetch(port, path, tries - 1)
 
 
-def open_table_page(port: int, code: str) -> dict:
-    """A phone opens its table page: the CSRF cookie and token it will post with, the state's
-    validator and the page's poll interval (what a browser keeps while the page stays open)."""
-    status, headers, text = fetch(port, f"/t/{code}/")
-    cookie = SimpleCookie()
-    for value in headers.get_all("Set-Cookie") or ():
-        cookie.load(value)
-    csrf = cookie["csrftoken"].value if "csrftoken" in cookie else ""
-    token, poll = TOKEN.search(text), POLL.search(text)
-    return {"csrf": csrf, "token": token.group(1) if token else "", "poll": int(poll.group(1)) if poll else 10,
-            "state": read_state(text)}
+def phone_sits_down(port: int, code: str, poll: int) -> dict:
+    """What a phone keeps while its table page is open: its CSRF cookie and the token its forms
+    post (Django takes the cookie's secret itself as a token; a browser got both with the page),
+    the page's poll interval, and the state it shows with its validator (asked for once now)."""
+    csrf = secrets.token_hex(16)
+    _status, _headers, text = fetch(port, f"/t/{code}/state/")
+    return {"csrf": csrf, "token": csrf, "poll": poll, "state": read_state(text)}
 
 
 def warm_up(port: int, app_ports: list[int], data: dict, workers: int, memory_path: Path) -> float:
-    """Load every page of the night from each app server about once per process, eight at a time
-    (past nginx, which would keep the first answer), and every PDF once (not measured): a server on
-    a round night has been up and serving these pages during the day, and each made PDF is stored
-    under what it shows (scoring/views/exports.py). Every table phone opens its table page, as the
-    players did when they sat down."""
+    """Before the first step (not measured): each app server's processes draw a few pages of every
+    kind (past nginx, which would keep the first answer), every PDF of the night is made once, and
+    every table phone sits down (phone_sits_down). A server on a round night has been up during the
+    day: the first visitor after a restart (its imports, its connections) is not what the steps
+    measure; a PDF made is stored under what it shows (scoring/views/exports.py); the phones opened
+    their pages when the players sat down (a phone opening it again is measured: RELOAD_EVERY)."""
     started = time.perf_counter()
     matches = data["matches"] + [data["quiet"]["table"], data["quiet"]["paper"]]
-    pages = sorted({entry["round"] for entry in matches} | {f"/competitions/{entry['competition']}/" for entry in matches})
-    pages += [f"/matches/{entry['match']}/" for entry in matches]
-    pages += [f"/teams/{entry[side]}/" for entry in matches for side in ("home", "away")]
-
-    urls = [(app_port, url) for app_port in app_ports for url in pages * workers]
+    kinds = (
+        sorted({entry["round"] for entry in matches}),
+        sorted({f"/competitions/{entry['competition']}/" for entry in matches}),
+        [f"/matches/{entry['match']}/" for entry in matches],
+        [f"/teams/{entry[side]}/" for entry in matches for side in ("home", "away")],
+    )
+    pages = [url for urls in kinds for url in urls[:3]]
+    urls = [(app_port, url) for app_port in app_ports for url in pages * 2 * workers]
     urls += [(port, url) for url in data["pdfs"]]
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(lambda address: fetch(*address), urls))
     phones = [(entry, side) for entry in matches if entry["kind"] == "table" for side in ("home", "away")]
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        opened = list(pool.map(lambda phone: open_table_page(port, phone[0][f"{phone[1]}_code"]), phones))
+    # The table page's own interval, from one page (every table page has the same).
+    _status, _headers, page = fetch(port, f"/t/{phones[0][0]['home_code']}/")
+    poll = int(POLL.search(page).group(1)) if POLL.search(page) else 10
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        opened = list(pool.map(lambda phone: phone_sits_down(port, phone[0][f"{phone[1]}_code"], poll), phones))
     memory = {"phones": {f"{entry['match']}:{side}": page for (entry, side), page in zip(phones, opened)}, "ended": []}
     memory_path.write_text(json.dumps(memory), encoding="utf-8")
     return time.perf_counter() - started
@@ -254,26 +265,46 @@ def warm_up(port: int, app_ports: list[int], data: dict, workers: int, memory_pa
 
 
 class CpuMeter:
-    """CPU seconds of the app servers' processes (each gunicorn with its workers), of nginx and of
-    the load generator, and how busy the machine's cores were, between two readings."""
+    """CPU seconds of the app servers' processes (each gunicorn with its workers), of nginx, of
+    Redis, of the PostgreSQL backends serving the scratch database (their process titles name it)
+    and of the load generator, and how busy the machine's cores were, between two readings."""
 
-    def __init__(self, app_pids: list[int], nginx_pid: int | None):
+    def __init__(self, app_pids: list[int], nginx_pid: int | None, redis_pid: int | None, database_name: str | None):
         import psutil
 
         self.psutil = psutil
         self.app = [psutil.Process(pid) for pid in app_pids]
         self.nginx = [psutil.Process(nginx_pid)] if nginx_pid else []
+        self.redis = [psutil.Process(redis_pid)] if redis_pid else []
+        self.database_name = database_name
 
-    def tree_seconds(self, roots) -> float:
+    def seconds(self, processes) -> float:
         total = 0.0
-        for root in roots:
-            for process in [root, *root.children(recursive=True)]:
-                try:
-                    times = process.cpu_times()
-                except self.psutil.NoSuchProcess:
-                    continue
-                total += times.user + times.system
+        for process in processes:
+            try:
+                times = process.cpu_times()
+            except self.psutil.NoSuchProcess:
+                continue
+            total += times.user + times.system
         return total
+
+    def tree(self, roots) -> list:
+        found = []
+        for root in roots:
+            try:
+                found += [root, *root.children(recursive=True)]
+            except self.psutil.NoSuchProcess:
+                continue
+        return found
+
+    def database_backends(self) -> list:
+        if not self.database_name:
+            return []
+        found = []
+        for process in self.psutil.process_iter(["cmdline"]):
+            if any(self.database_name in part for part in process.info["cmdline"] or ()):
+                found.append(process)
+        return found
 
     def reading(self, locust_pid: int | None = None) -> dict:
         locust = []
@@ -283,8 +314,11 @@ class CpuMeter:
             except self.psutil.NoSuchProcess:
                 locust = []
         machine = self.psutil.cpu_times()
-        return {"at": time.monotonic(), "app": self.tree_seconds(self.app), "nginx": self.tree_seconds(self.nginx),
-                "locust": self.tree_seconds(locust), "busy": machine.user + machine.nice + machine.system + machine.irq + machine.softirq,
+        backends = {process.pid: self.seconds([process]) for process in self.database_backends()}
+        return {"at": time.monotonic(), "app": self.seconds(self.tree(self.app)), "nginx": self.seconds(self.nginx),
+                "redis": self.seconds(self.redis), "database": backends,
+                "locust": self.seconds(self.tree(locust)),
+                "busy": machine.user + machine.nice + machine.system + machine.irq + machine.softirq,
                 "all": sum(machine) - getattr(machine, "guest", 0) - getattr(machine, "guest_nice", 0)}  # fmt: skip
 
 
@@ -292,14 +326,14 @@ class CpuMeter:
 
 
 def run_locust(live: int, seconds: int, port: int, data_path: Path, memory_path: Path, tmp: Path, meter: CpuMeter,
-               quiet: bool) -> tuple[dict, dict]:  # fmt: skip
+               quiet: bool, table_poll: float | None = None) -> tuple[dict, dict]:  # fmt: skip
     """One step's Locust run; returns what its users recorded and the CPU readings over the load."""
     name = "quiet" if quiet else f"step{live}"
     results_path, started_path = tmp / f"{name}.json", tmp / f"{name}.started"
     env = {**os.environ, "ROUND_NIGHT_DATA": str(data_path), "ROUND_NIGHT_MEMORY": str(memory_path),
            "ROUND_NIGHT_RESULTS": str(results_path), "ROUND_NIGHT_STARTED": str(started_path),
            "ROUND_NIGHT_QUIET": "1" if quiet else "", "LIVE": str(live), "STEP_SECONDS": str(seconds),
-           "MATCH_SECONDS": str(MATCH_SECONDS)}  # fmt: skip
+           "MATCH_SECONDS": str(MATCH_SECONDS), "TABLE_POLL": str(table_poll or "")}  # fmt: skip
     plan = step_plan(json.loads(data_path.read_text()), json.loads(memory_path.read_text()), live, quiet)
     users = sum(plan["counts"].values())
     process = subprocess.Popen(
@@ -323,7 +357,11 @@ def run_locust(live: int, seconds: int, port: int, data_path: Path, memory_path:
     recorded = json.loads(results_path.read_text()) if results_path.exists() else {}
     if not recorded:
         print((tmp / f"{name}.log").read_text(errors="replace")[-4000:], file=sys.stderr)
-    return recorded, {key: last[key] - first[key] for key in first}
+    cpu = {key: last[key] - first[key] for key in first if key != "database"}
+    # A backend that ended during the step takes its seconds with it (the servers keep their
+    # connections for a minute, DJANGO_CONN_MAX_AGE); one that began counts from its start.
+    cpu["database"] = sum(seconds - first["database"].get(pid, 0.0) for pid, seconds in last["database"].items())
+    return recorded, cpu
 
 
 def judge_step(live: int, recorded: dict, cpu: dict, quiet_p95: dict[str, float], cores: int) -> tuple[bool, float | None]:
@@ -369,6 +407,7 @@ def judge_step(live: int, recorded: dict, cpu: dict, quiet_p95: dict[str, float]
         emit(f"round_night_{live}_cpu_per_match_hour", per_match_hour, "CPU s per live match and hour",
              f"<= {CPU_PER_MATCH_HOUR_TARGET}", per_match_hour <= CPU_PER_MATCH_HOUR_TARGET,
              app_servers_cores=round(cpu["app"] / window, 2), nginx_cores=round(cpu["nginx"] / window, 2),
+             postgresql_cores=round(cpu["database"] / window, 2), redis_cores=round(cpu["redis"] / window, 2),
              load_generator_cores=round(cpu["locust"] / window, 2),
              machine_busy=f"{100 * cpu['busy'] / cpu['all']:.0f} % of {cores} cores" if cpu.get("all") else None,
              seconds=round(window, 1))  # fmt: skip
@@ -381,7 +420,7 @@ def judge_step(live: int, recorded: dict, cpu: dict, quiet_p95: dict[str, float]
 @contextmanager
 def serving(args, database_url: str, tmp: Path, load_env: dict):
     """nginx before one app server (or two, with Redis, for --cluster), as deploy/ configures them;
-    yields (port, [(app server port, pid)], nginx pid)."""
+    yields (port, [(app server port, pid)], nginx pid, Redis pid)."""
     from deploy.cluster import Cluster
 
     servers = 2 if args.cluster else 1
@@ -398,11 +437,12 @@ def serving(args, database_url: str, tmp: Path, load_env: dict):
         for index in range(servers):
             cluster.start_app(index)
         apps = [(port, cluster.processes[f"app{index + 1}"].pid) for index, port in enumerate(ports)]
+        redis = cluster.processes["redis"].pid if args.cluster else None
         if args.no_nginx:
-            yield ports[0], apps, None
+            yield ports[0], apps, None, redis
         else:
             cluster.start_nginx()
-            yield cluster.port, apps, cluster.processes["nginx"].pid
+            yield cluster.port, apps, cluster.processes["nginx"].pid, redis
     finally:
         cluster.stop_all()
 
@@ -413,11 +453,13 @@ def main(argv=None) -> int:
     parser.add_argument("--cluster", action="store_true", help="two app servers on PostgreSQL sharing Redis")
     parser.add_argument("--no-nginx", action="store_true", help="ask the (one) app server directly")
     parser.add_argument("--steps", default="10,50,100,200,300,500", help="numbers of live matches, one step each")
-    parser.add_argument("--seconds", type=int, default=40, help="seconds of load per step")
+    parser.add_argument("--seconds", type=int, default=30, help="seconds of load per step")
     parser.add_argument("--fraction", type=float, default=1.0, help="a smaller federation (trials of this script)")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn processes per app server (deploy/gunicorn.conf.py's default: cores + 1; the cluster's two: half that each)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--table-poll", type=float, default=None,
+                        help="the phones ask for their state every this many seconds instead of the page's own interval (what another interval would cost)")
     parser.add_argument("--keep-folder", action="store_true",
                         help="keep the scratch folder (logs of the servers and of each step's Locust) and say where")
     parser.add_argument("--keep-going", action="store_true",
@@ -470,13 +512,14 @@ def main(argv=None) -> int:
             served_by = "gunicorn" if args.no_nginx else "nginx, " + ("2 app servers, Redis" if args.cluster else "1 app server")
             emit("round_night_data", time.perf_counter() - started, "s", None, True,
                  live_matches=len(data["matches"]), database="postgresql" if postgres else "sqlite",
-                 served_by=served_by, workers_per_server=args.workers, threads=args.threads)  # fmt: skip
+                 served_by=served_by, workers_per_server=args.workers, threads=args.threads,
+                 table_poll=args.table_poll or "the page's own")  # fmt: skip
             data_path, memory_path = tmp / "round_night.json", tmp / "memory.json"
             data_path.write_text(json.dumps(data), encoding="utf-8")
             capacity, capacity_cpu, unbroken = 0, None, True
-            stale = agreed = confirmed = posted = 0
-            with serving(args, database_url, tmp, load_env) as (port, apps, nginx):
-                meter = CpuMeter([pid for _port, pid in apps], nginx)
+            stale = agreed = confirmed = posted = proposed = 0
+            with serving(args, database_url, tmp, load_env) as (port, apps, nginx, redis):
+                meter = CpuMeter([pid for _port, pid in apps], nginx, redis, database_url.rsplit("/", 1)[1] if postgres else None)
                 warmed = warm_up(port, [app_port for app_port, _pid in apps], data, args.workers, memory_path)
                 emit("round_night_warm_up", warmed, "s", None, True)
                 recorded, _cpu = run_locust(1, QUIET_SECONDS, port, data_path, memory_path, tmp, meter, quiet=True)
@@ -488,13 +531,15 @@ def main(argv=None) -> int:
                     if live > len(data["matches"]):
                         emit(f"round_night_{live}_skipped", len(data["matches"]), "live matches in the data", None, False)
                         break
-                    recorded, cpu = run_locust(live, args.seconds, port, data_path, memory_path, tmp, meter, quiet=False)
+                    recorded, cpu = run_locust(live, args.seconds, port, data_path, memory_path, tmp, meter, quiet=False,
+                                               table_poll=args.table_poll)  # fmt: skip
                     ok, per_match_hour = judge_step(live, recorded, cpu, quiet_p95, cores)
                     stale += sum(recorded.get("stale", {}).values())
                     saves = recorded.get("saves", {})
                     confirmed += saves.get("confirmed", 0)
                     posted += saves.get("posted", 0)
                     agreed += saves.get("agreed", 0)
+                    proposed += saves.get("proposed", 0)
                     unbroken = unbroken and ok
                     if unbroken:
                         capacity, capacity_cpu = live, per_match_hour
@@ -503,11 +548,12 @@ def main(argv=None) -> int:
             ids = json.dumps([entry["match"] for entry in data["matches"]])
             stored = shell(COUNT.replace("IDS", repr(ids)), env, "COUNT:")
     # Every deal the tables saw agreed and every save the paper secretaries saw confirmed is
-    # stored (two deals per match were played before the night); nothing is stored that was not sent.
+    # stored (two deals per match were played before the night); nothing is stored that was not
+    # proposed at a table or posted on paper.
     before = 2 * len(data["matches"])
     all_ok = emit("round_night_deals_stored", stored - before, "deals",
-                  f"{agreed + confirmed} agreed or confirmed <= stored <= {agreed + posted} sent",
-                  agreed + confirmed <= stored - before <= agreed + posted)  # fmt: skip
+                  f"{agreed + confirmed} agreed or confirmed <= stored <= {proposed + posted} proposed or posted",
+                  agreed + confirmed <= stored - before <= proposed + posted)  # fmt: skip
     all_ok = emit("round_night_stale_looks", stale, "looks", 0, stale == 0) and all_ok
     all_ok = emit("round_night_capacity", capacity, "live matches", f">= {CAPACITY_TARGET}",
                   capacity >= CAPACITY_TARGET) and all_ok

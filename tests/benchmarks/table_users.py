@@ -58,6 +58,8 @@ TYPING_PAUSE = 0.3 if QUIET else 2.5
 READING = 0.5 if QUIET else 4.0
 # In the quiet step a phone asks every second, for enough answers to have a p95 of its own.
 QUIET_POLL = 1.0
+# Another interval than the page's own (round_night.py --table-poll): what it would cost.
+TABLE_POLL = float(os.environ.get("TABLE_POLL") or 0)
 JSON = {"Accept": "application/json"}
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 COUNTS = {f"{side}_{name}": "0" for side in ("home", "away") for name in ("natural", "mixed", "red3", "penalty")}
@@ -85,6 +87,7 @@ class Table:
         self.ends_at = now + (STEP_SECONDS - 15 if QUIET else random.uniform(0, STEP_SECONDS)) if ends else None
         self.busy = False  # a phone is typing or proposing
         self.confirming: set[str] = set()
+        self.confirmed: set[str] = set()
         self.closed = False
 
 
@@ -109,7 +112,7 @@ class TablePhone(Scheduled, FastHttpUser):
         self.client.cookiejar.set_cookie(create_cookie("csrftoken", kept["csrf"], domain=host))
         self.answering: set[int] = set()
         self.reload = QUIET or random.random() < STEP_SECONDS / RELOAD_EVERY
-        self.wait_for_first_act(QUIET_POLL if QUIET else kept["poll"])
+        self.wait_for_first_act(QUIET_POLL if QUIET else TABLE_POLL or kept["poll"])
 
     @task
     def look(self):
@@ -153,12 +156,10 @@ class TablePhone(Scheduled, FastHttpUser):
 
     def gone(self, response) -> bool:
         """The match was confirmed at the table: its link closes (404), and the players leave."""
-        if response.status_code == 404 and (self.table.closed or len(self.table.confirming) == 2):
+        if response.status_code == 404 and (self.table.closed or self.state.get("status") == "finished"):
             response.success()
             self.table.closed = True
             self.done = True
-            if self.match not in MEMORY["ended"]:
-                MEMORY["ended"].append(self.match)
             return True
         return False
 
@@ -229,6 +230,8 @@ class TablePhone(Scheduled, FastHttpUser):
             answer = self.post("deals", posted, "table deal")
             if answer is not None:
                 proposed(answer["proposal"], self.match, self.side, "deal")
+                RECORD["saves"]["proposed"] += 1
+                MEMORY.setdefault("deals proposed", []).append(answer["proposal"])
             self.ask_state()
         finally:
             self.table.busy = False
@@ -249,11 +252,16 @@ class TablePhone(Scheduled, FastHttpUser):
         agreed_at = time.monotonic()
         self.ask_state()
         if answer is not None and answer.get("result") == "agreed":
-            if PROPOSED.get(pk, {}).get("kind") == "deal":
+            # A deal, not the time running out (proposed in this step or, kept in the memory, an earlier one).
+            if PROPOSED.get(pk, {}).get("kind") == "deal" or pk in MEMORY.get("deals proposed", ()):
                 RECORD["saves"]["agreed"] += 1
             total_changed(self.match, agreed_at, self.state.get("total_home"))
 
     def confirm(self):
         gevent.sleep(READING)
-        if self.post("confirm", {"side": self.side}, "table confirm") is not None:
-            self.ask_state()
+        if self.post("confirm", {"side": self.side}, "table confirm") is None:
+            return
+        self.table.confirmed.add(self.side)
+        if len(self.table.confirmed) == 2 and self.match not in MEMORY["ended"]:
+            MEMORY["ended"].append(self.match)  # the match is confirmed: the next step plays a spare
+        self.ask_state()
