@@ -1154,8 +1154,8 @@ class StageQualifier(models.Model):
     of the next stage it entered, and the points it carried into that heat's table."""
 
     class Why(models.TextChoices):
-        PLACE = "place", _("place in its heat")
-        BEST_OF_REST = "best_of_rest", _("best of the rest")
+        PLACE = "place", _("on its place in its heat")
+        BEST_OF_REST = "best_of_rest", _("among the best of the rest")
         REPLACEMENT = "replacement", _("next in line for a pair that withdrew")
 
     stage = models.ForeignKey(

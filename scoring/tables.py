@@ -15,7 +15,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.formats import date_format
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.formatting import breakable_name, format_match_points, format_points
@@ -408,31 +408,45 @@ class QualifiedTable(SiteTable):
 
     order = tables.Column(verbose_name=_("No."), attrs=NUM)
     team = tables.Column(verbose_name=_("Pair"), attrs={"td": {"class": "qualified__team"}})
-    carried = tables.Column(empty_values=(), verbose_name=_("Carried to the next stage"), attrs=NUM)
-    entered = tables.Column(empty_values=(), verbose_name=_("Entered in"))
+    # On a phone what is carried is a line under the pair (render_team), not a column of its own.
+    carried = tables.Column(empty_values=(), verbose_name=_("Carried to the next stage"), attrs=SECONDARY_NUM)
+    # The next stage's section names its heats' pairs too: a phone leaves the column out.
+    entered = tables.Column(empty_values=(), verbose_name=_("Entered in"),
+                            attrs={"th": {"class": "col-secondary"}, "td": {"class": "col-secondary"}})
 
     class Meta:
         orderable = False
         attrs = {"class": "data-table qualified"}
         row_attrs = {"data-team-id": lambda record: record.team_id}
 
-    def __init__(self, data, *, carries=False, entered=False, caption=None, **kwargs):
-        exclude = tuple(name for name, shown in (("carried", carries), ("entered", entered)) if not shown)
+    def __init__(self, data, *, carries=(False, False), entered=False, caption=None, **kwargs):
+        """`carries`: whether match points, and card points, are carried on (a share stated as 0 is not shown)."""
+        exclude = tuple(name for name, shown in (("carried", any(carries)), ("entered", entered)) if not shown)
         super().__init__(data, exclude=exclude, **kwargs)
         self.caption = caption
+        self.carries = carries
 
     def render_team(self, record):
-        return format_html('{}<span class="qualified__why">{}</span>', _team_link(record.team_id, record.team),
-                           record.reason)
+        carried = ""
+        if "carried" not in self.exclude:
+            carried = format_html('<span class="qualified__carried-line">{}: {}</span>', _("Carried to the next stage"),
+                                  self.carried_text(record, " · "))
+        return format_html('{}<span class="qualified__why">{}</span>{}', _team_link(record.team_id, record.team),
+                           record.reason, carried)
+
+    def carried_text(self, record, between):
+        carried = record.carried
+        points, cards = self.carries
+        parts = [
+            _("%(points)s match points") % {"points": format_match_points(carried.points)} if points else "",
+            _("card points %(for)s / %(against)s") % {"for": format_points(carried.card_points_for),
+                                                      "against": format_points(carried.card_points_against)}
+            if cards else "",
+        ]
+        return format_html_join(between, "{}", ((part,) for part in parts if part))
 
     def render_carried(self, record):
-        carried = record.carried
-        return format_html(
-            '{}<span class="qualified__cards">{}</span>',
-            _("%(points)s match points") % {"points": format_match_points(carried.points)},
-            _("card points %(for)s / %(against)s") % {"for": format_points(carried.card_points_for),
-                                                      "against": format_points(carried.card_points_against)},
-        )
+        return format_html('<span class="qualified__cards">{}</span>', self.carried_text(record, format_html("<br>")))
 
     def render_entered(self, record):
         if record.entered is None:

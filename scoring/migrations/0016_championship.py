@@ -71,7 +71,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('order', models.PositiveSmallIntegerField(verbose_name='order')),
-                ('why', models.CharField(choices=[('place', 'place in its heat'), ('best_of_rest', 'best of the rest'), ('replacement', 'next in line for a pair that withdrew')], max_length=20, verbose_name='why')),
+                ('why', models.CharField(choices=[('place', 'on its place in its heat'), ('best_of_rest', 'among the best of the rest'), ('replacement', 'next in line for a pair that withdrew')], max_length=20, verbose_name='why')),
                 ('heat_rank', models.PositiveSmallIntegerField(verbose_name='place in its heat')),
                 ('heat_tied', models.BooleanField(default=False, verbose_name='place shared')),
                 ('rest_place', models.PositiveSmallIntegerField(blank=True, null=True, verbose_name='place among the rest')),

@@ -149,6 +149,12 @@ class StageRoad:
     withdrawn: list[tuple[QualifiedLine, StageWithdrawal]] = field(default_factory=list)
     next_stage: ChampionshipStage | None = None
     tiebreaks: tuple[str, ...] = ()
+    carried_in: bool = False  # its tables count points carried from the stage before
+
+    @property
+    def carries(self) -> tuple[bool, bool]:
+        """Whether the stage carries match points, and card points, into the next."""
+        return bool(self.stage.carry_points_percent), bool(self.stage.carry_cards_percent)
 
     @property
     def sends_on(self) -> bool:
@@ -263,6 +269,8 @@ def stage_road(stage: ChampionshipStage) -> StageRoad:
         stage=stage, heats=heats, combined=_combined(heats, tiebreaks), complete=complete, confirmed=confirmed,
         state="confirmed" if confirmed else ("proposed" if complete else "as it stands"),
         next_stage=next_stage(stage), tiebreaks=tiebreaks,
+        carried_in=StageQualifier.objects.filter(entered__championship_heat__stage=stage).exclude(
+            carried_points=0, carried_for=0, carried_against=0).exists(),
     )  # fmt: skip
     if not road.sends_on:
         return road
@@ -395,9 +403,15 @@ def stage_rule_text(stage: ChampionshipStage) -> str:
         parts.append(_("The first %(n)s of each heat go on.") % {"n": stage.per_heat})
     if stage.best_of_rest:
         parts.append(_("Then the best %(m)s of the other pairs, all heats ranked together.") % {"m": stage.best_of_rest})
-    if stage.carry_points_percent or stage.carry_cards_percent:
+    if stage.carry_points_percent and stage.carry_cards_percent:
         parts.append(_("Carried into the next stage's table: %(points)s %% of the match points and %(cards)s %% of "
                        "the card points.") % {"points": stage.carry_points_percent, "cards": stage.carry_cards_percent})
+    elif stage.carry_points_percent:
+        parts.append(_("Carried into the next stage's table: %(points)s %% of the match points.")
+                     % {"points": stage.carry_points_percent})
+    elif stage.carry_cards_percent:
+        parts.append(_("Carried into the next stage's table: %(cards)s %% of the card points.")
+                     % {"cards": stage.carry_cards_percent})
     return " ".join(parts)
 
 

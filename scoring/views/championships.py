@@ -32,7 +32,7 @@ class ChampionshipListView(PublicPageMixin, TemplateView):
 def stage_page(road: reads.StageRoad) -> dict:
     """What the page shows of one stage: the read model and its tables."""
     stage = road.stage
-    carries = bool(stage.carry_points_percent or stage.carry_cards_percent)
+    carries = road.carries
     has_pairs = bool(road.combined)
     table = None
     if len(road.heats) > 1 and has_pairs:
