@@ -60,7 +60,7 @@ def stage_qualified_pdf(road: StageRoad) -> Export:
     html = render_html("scoring/pdf/stage_qualified.html", {
         "document_title": _title(road), "author": stage.championship.organiser.name, "road": road,
         "championship": stage.championship, "stage": stage, "rule": stage_rule_text(stage),
-        "state": stage_state_text(road), "carries": _carries(road),
+        "state": stage_state_text(road), "carries_points": road.carries[0], "carries_cards": road.carries[1],
         "confirmed_on": iso_date(stage.confirmed_at) if stage.confirmed_at else "",
         "lines": [
             {"line": line, "points": format_match_points(line.carried.points),
