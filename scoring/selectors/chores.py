@@ -75,7 +75,10 @@ def moves_to_decide(user) -> list[MatchMove]:
 
 
 def competition_open_moves(competition: Competition) -> list[MatchMove]:
-    """The competition's proposals still to be decided, for its organiser's page."""
+    """The competition's proposals still to be decided, for its organiser's page: none in an
+    archive, whose matches can no longer move."""
+    if competition.archived:
+        return []
     return list(MatchMove.objects.filter(match__competition=competition, status__in=MatchMove.OPEN_STATUSES)
                 .select_related("match__home_team", "match__away_team").order_by("new_start", "pk"))  # fmt: skip
 
