@@ -12,7 +12,9 @@ figure here.
 The database adds up: one aggregate query per side of the table (home, away), grouped by season and
 month (a player, pair or club) or by round and by team (a competition), returns sums, counts and
 sums of squares; Python only adds the two sides' rows together and divides. The number of queries
-does not grow with the number of matches or deals. A club's pairs may meet each other: each side of
+does not grow with the number of matches or deals. The federation's figures, beside every
+player's, pair's and club's, and a competition's round by round are kept by the process while the
+results they were made from stand (below, "what a process keeps"). A club's pairs may meet each other: each side of
 such a deal is the club's, and counts once for each side, as both sides count in the club's season
 figures (selectors.history).
 """
@@ -24,7 +26,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date
 
-from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
+from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncDate, TruncMonth
 from django.utils.translation import gettext_lazy as _
 
@@ -32,6 +34,7 @@ from scoring.engine.standings import swedish_sort_key
 from scoring.models import Club, Competition, Deal, Match, Player, Team
 
 from .counting import final_q
+from .rating import results_fingerprint
 
 SIDES = ("home", "away")
 # Deal scores are counted in bands for the spread's chart: below 0, then 500 points wide from 0 to
@@ -366,10 +369,10 @@ def _everyone(side: str) -> Q:
 
 
 def subject_figures(kind: str, subject: Player | Team | Club) -> SubjectFigures:
-    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): four queries."""
-    deals = counted_deals()
-    own = both_sides(deals, _own(kind, subject), season=SEASON, month=MONTH)
-    field = both_sides(deals, _everyone, season=SEASON, month=MONTH)
+    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): two queries, and
+    the federation's as this process keeps them (federation_by_month)."""
+    own = both_sides(counted_deals(), _own(kind, subject), season=SEASON, month=MONTH)
+    field = federation_by_month()
     by_season: dict[str, Figures] = {}
     field_by_season: dict[str, Figures] = {}
     for (season, _month), figures in own.items():
@@ -455,9 +458,10 @@ def competition_deals(competition: Competition) -> QuerySet[Deal]:
 
 
 def competition_figures(competition: Competition, *, teams: bool = False) -> CompetitionFigures:
-    """Two queries (round by round); with `teams`, two more (pair by pair) and one for their names."""
+    """Round by round as this process keeps them (competition_by_round); with `teams`, two queries
+    more (pair by pair) and one for their names."""
     deals = competition_deals(competition)
-    by_round = both_sides(deals, _everyone, round_number=F("match__round__number"))
+    by_round = competition_by_round(competition)
     total = sum(by_round.values(), NO_FIGURES)
     rounds = [RoundFigures(number, figures) for (number,), figures in sorted(by_round.items(), key=_round_key) if number]
     team_rows: list[TeamFigures] = []
@@ -477,3 +481,52 @@ def competition_figures(competition: Competition, *, teams: bool = False) -> Com
 def _round_key(item) -> int:
     (number,), _figures = item
     return number or 0
+
+
+# -- what a process keeps --------------------------------------------------------------------------
+#
+# The federation's figures are the same on every player's, pair's and club's page, and a
+# competition's on every look at its page, and adding them up reads every counted deal. A server
+# process keeps the last ones it added up while the results they were made from stand, as it keeps
+# the rating's replay (selectors.rating.results_fingerprint): a deal of a match still being played
+# changes no final result, so a round night's deals cost nothing here.
+
+# [fingerprint, the federation's figures by (season, month)]
+kept_federation: list = []
+# competition id -> (fingerprint, its figures by round); the competitions looked at last.
+kept_competitions: dict[int, tuple] = {}
+KEPT_COMPETITIONS = 64
+
+
+def federation_by_month() -> dict[tuple, Figures]:
+    """Every side-deal of the federation, by season and month (two queries when the results moved)."""
+    fingerprint = results_fingerprint()
+    kept = kept_federation[:]  # another thread may replace it meanwhile
+    if kept and kept[0] == fingerprint:
+        return kept[1]
+    field = both_sides(counted_deals(), _everyone, season=SEASON, month=MONTH)
+    kept_federation[:] = [fingerprint, field]
+    return field
+
+
+def competition_fingerprint(competition: Competition) -> tuple:
+    """What moves whenever a result of the competition may have changed: its ended matches' number,
+    ids and latest change (every service that changes a match saves it), and whether it asks for
+    confirmation (which results are final). One indexed query."""
+    ended = Match.objects.filter(competition=competition, status__in=Match.ENDED_STATUSES).aggregate(
+        count=Count("id"), ids=Sum("id"), latest=Max("updated_at")
+    )
+    return (competition.requires_confirmation, *ended.values())
+
+
+def competition_by_round(competition: Competition) -> dict[tuple, Figures]:
+    """The competition's side-deals by round (two queries when its results moved)."""
+    fingerprint = competition_fingerprint(competition)
+    kept = kept_competitions.get(competition.pk)
+    if kept is not None and kept[0] == fingerprint:
+        return kept[1]
+    by_round = both_sides(competition_deals(competition), _everyone, round_number=F("match__round__number"))
+    if len(kept_competitions) >= KEPT_COMPETITIONS:
+        kept_competitions.clear()
+    kept_competitions[competition.pk] = (fingerprint, by_round)
+    return by_round

@@ -279,3 +279,16 @@ def check_a_competitions_and_a_clubs_records(season):
 def test_records_of_the_federation_a_competition_and_a_club(season):
     check_the_federations_records(season)
     check_a_competitions_and_a_clubs_records(season)
+
+
+def test_the_figures_a_process_keeps_follow_each_new_result(season):
+    """The federation's and a competition's figures are kept while their results stand: a result
+    confirmed afterwards is in the next look."""
+    ab, series = season["teams"]["ab"], season["competitions"]["series"]
+    before = figures_selectors.team_figures(ab).rows[1]
+    rounds_before = figures_selectors.competition_figures(series).rounds
+    services.match_confirm(match=season["matches"]["pending"], user=season["admin"], expected_version=None)
+    after = figures_selectors.team_figures(ab).rows[1]
+    assert (after.own.deals, after.field.deals) == (before.own.deals + 3, before.field.deals + 6)
+    assert [r.number for r in figures_selectors.competition_figures(series).rounds] == [
+        *(r.number for r in rounds_before), 4]
