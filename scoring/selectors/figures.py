@@ -14,9 +14,10 @@ month (a player, pair or club) or by round and by team (a competition), returns 
 sums of squares; Python only adds the two sides' rows together and divides. The number of queries
 does not grow with the number of matches or deals. The federation's figures, beside every
 player's, pair's and club's, and a competition's round by round are kept by the process while the
-results they were made from stand (below, "what a process keeps"). A club's pairs may meet each other: each side of
-such a deal is the club's, and counts once for each side, as both sides count in the club's season
-figures (selectors.history).
+results they were made from stand (below, "what a process keeps").
+
+A club's pairs may meet each other: each side of such a deal is the club's, and counts once for
+each side, as both sides count in the club's season figures (selectors.history).
 """
 
 from __future__ import annotations
@@ -460,7 +461,6 @@ def competition_deals(competition: Competition) -> QuerySet[Deal]:
 def competition_figures(competition: Competition, *, teams: bool = False) -> CompetitionFigures:
     """Round by round as this process keeps them (competition_by_round); with `teams`, two queries
     more (pair by pair) and one for their names."""
-    deals = competition_deals(competition)
     by_round = competition_by_round(competition)
     total = sum(by_round.values(), NO_FIGURES)
     rounds = [RoundFigures(number, figures) for (number,), figures in sorted(by_round.items(), key=_round_key) if number]
@@ -468,7 +468,7 @@ def competition_figures(competition: Competition, *, teams: bool = False) -> Com
     if teams:
         by_team: dict[int, Figures] = {}
         for side in SIDES:
-            for key, figures in side_sums(deals, side, Q(), team=F(f"match__{side}_team")):
+            for key, figures in side_sums(competition_deals(competition), side, Q(), team=F(f"match__{side}_team")):
                 by_team[key["team"]] = by_team.get(key["team"], NO_FIGURES) + figures
         names = dict(Team.objects.filter(pk__in=by_team).values_list("pk", "name"))
         team_rows = sorted(
