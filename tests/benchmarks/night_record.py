@@ -9,8 +9,9 @@ written when Locust quits, for round_night.py to judge (ROUND_NIGHT_RESULTS):
   poll interval behind a stored deal, the round at a glance 10 s, the other phone at the table 3 s
   behind a proposal; a look later than that which does not show the change is stale. The first
   look that shows a change gives how long it took to be seen ("seen", by who looks);
-- the requests the users meant to make and did not (a user behind its schedule), for the share
-  of the planned requests answered.
+- the acts the users' schedules called for by the end of the step (a look, a poll, a page
+  opened, a deal saved) and those they finished: a user whose answers come late falls behind his
+  schedule, and the share finished is the share of the planned requests answered.
 """
 
 from __future__ import annotations
@@ -31,7 +32,8 @@ RECORD = {
     "unseen": Counter(),
     "saves": Counter(),
     "made": 0,
-    "missed": 0.0,
+    "acts_due": 0,
+    "acts_done": 0,
 }
 # By match: (confirmed at, home total after) for every deal stored during the step.
 TOTALS: dict[int, list[tuple[float, int]]] = defaultdict(list)
@@ -72,7 +74,8 @@ def note_stop(**kwargs):
 def write_record(environment, **kwargs):
     stopped = STOPPED_AT[0] if STOPPED_AT else time.monotonic()
     for user in SCHEDULED:
-        RECORD["missed"] += user.behind(stopped)
+        RECORD["acts_due"] += user.acts_due(stopped)
+        RECORD["acts_done"] += user.acts_done
     # Changes never seen by a look that was due to show them (the promise had passed): for the figures.
     for proposal in PROPOSED.values():
         if proposal["seen"] is None and proposal["at"] + OTHER_PHONE_PROMISE < stopped:
@@ -140,6 +143,7 @@ class Scheduled:
 
     interval = 20.0
     done = False
+    acts_done = 0
 
     def wait_for_first_act(self, interval: float, first_within: float | None = None) -> None:
         """Act every `interval` seconds from a random moment within `first_within` (the interval
@@ -151,18 +155,23 @@ class Scheduled:
 
         self.interval = interval
         delay = random.uniform(0, interval if first_within is None else first_within)
-        self.next_act_at = time.monotonic() + delay
+        self.first_act_at = self.next_act_at = time.monotonic() + delay
+        self.acts_done = 0
         SCHEDULED.append(self)
         gevent.sleep(delay)
         self.next_act_at += interval  # the first act is now
 
     def until_next(self) -> float:
+        """Locust's wait_time, asked after each act."""
+        self.acts_done += 1
         delay = max(0.0, self.next_act_at - time.monotonic())
         self.next_act_at += self.interval
         return delay
 
-    def behind(self, stopped: float) -> float:
+    def acts_due(self, stopped: float) -> int:
+        """The acts the schedule called for by `stopped` (all of them done, for a user who left)."""
         if self.done:
-            return 0.0
-        # next_act_at is the act after the one under way (until_next moved it on).
-        return max(0.0, stopped - self.next_act_at) / self.interval
+            return self.acts_done
+        if not hasattr(self, "first_act_at") or stopped < self.first_act_at:
+            return 0
+        return int((stopped - self.first_act_at) // self.interval) + 1
