@@ -111,27 +111,27 @@ def _sides(list_kind: str) -> list[tuple[str, str]]:
     return [(side, f"{side}_team__{member}") for side in ("home", "away") for member in ("player_one", "player_two")]
 
 
-# This process's ranking totals, by list, while the results and the clubs they were summed from
-# stand: {(results_fingerprint, the clubs' versions): {(filter, list kind): totals}}. Four aggregates
-# over every final match of a federation are the ranking page's whole cost; they change with a
-# result, a club's player or pair, not with each page drawn.
-kept_totals: dict = {}
+# This process's ranking lists while the results and the clubs they were made from stand:
+# {(results_fingerprint, the clubs' versions): {(filter, list kind): rows}}. Four aggregates over
+# every final match of a federation and the ranking of every player are the ranking page's whole
+# cost; they change with a result, a club's player or pair, not with each page drawn.
+kept_lists: dict = {}
 KEPT_LISTS = 64
 
 
-def _aggregate(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
-    """The totals of each player (or pair) of the list, summed by `summed_totals`, kept while the
-    results and the clubs stand."""
+def rankings(filter: RankingFilter = RankingFilter(), list_kind: str = PLAYERS) -> list[RankingRow]:
+    """The ranking list of players (or pairs), in rank order (ranked_list), kept while the results
+    and the clubs stand."""
     stand = (results_fingerprint(), tuple(Club.objects.aggregate(count=Count("id"), versions=Sum("version")).values()))
-    lists = kept_totals.get(stand)
+    lists = kept_lists.get(stand)
     if lists is None:
-        kept_totals.clear()
-        lists = kept_totals[stand] = {}
+        kept_lists.clear()
+        lists = kept_lists[stand] = {}
     if (filter, list_kind) not in lists:
         if len(lists) >= KEPT_LISTS:
             lists.clear()
-        lists[(filter, list_kind)] = summed_totals(filter, list_kind)
-    return lists[(filter, list_kind)]
+        lists[(filter, list_kind)] = ranked_list(filter, list_kind)
+    return list(lists[(filter, list_kind)])
 
 
 def summed_totals(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
@@ -160,9 +160,9 @@ def _rating_at_end(player_ids: set[int], match_ids: set[int]) -> dict[int, float
     return result
 
 
-def rankings(filter: RankingFilter = RankingFilter(), list_kind: str = PLAYERS) -> list[RankingRow]:
-    """The ranking list of players (or pairs), in rank order."""
-    totals = _aggregate(filter, list_kind)
+def ranked_list(filter: RankingFilter, list_kind: str) -> list[RankingRow]:
+    """The ranking list of players (or pairs), in rank order, made now."""
+    totals = summed_totals(filter, list_kind)
     model = Team if list_kind == PAIRS else Player
     objects = {
         obj.pk: obj
