@@ -110,7 +110,7 @@ bench: system-deps-bench venv-dev
 # nginx with its proxy cache before one app server on SQLite, `demo --scale federation` data in a
 # scratch database; a quiet step, then 10 to 500 live matches, 30 s each (docs/speed.md, "The round
 # night"). LOAD_ARGS="--postgres" (one app server on PostgreSQL), "--cluster" (two app servers,
-# PostgreSQL, Redis), "--no-nginx", "--steps 10,50 --seconds 20", "--keep-going".
+# PostgreSQL, Redis), "--no-nginx", "--steps 10,50 --seconds 20", "--stop-early".
 load: system-deps-cluster venv-dev
 	$(PY) tests/benchmarks/round_night.py $(LOAD_ARGS)
 
