@@ -196,10 +196,10 @@ def world(db, built_world):
 def public_urls() -> set[str]:
     """Every public page of what the database holds now."""
     urls = {reverse(name) for name in ("scoring:home", "scoring:competition-list", "scoring:club-list",
-                                       "scoring:rankings", "scoring:rating-explained")}  # fmt: skip
+                                       "scoring:rankings", "scoring:rating-explained", "scoring:records")}  # fmt: skip
     for pk in Competition.objects.values_list("pk", flat=True):
         for name in ("competition-detail", "competition-live", "competition-rounds", "competition-embed",
-                     "competition-feed", "competition-clubs", "competition-players"):  # fmt: skip
+                     "competition-feed", "competition-clubs", "competition-players", "competition-records"):  # fmt: skip
             urls.add(reverse(f"scoring:{name}", args=[pk]))
     for competition_id, number in Round.objects.values_list("competition_id", "number"):
         urls |= {reverse(f"scoring:{name}", args=[competition_id, number]) for name in ("round-detail", "round-live")}
@@ -217,7 +217,7 @@ def public_urls() -> set[str]:
     for pk in players:
         urls |= {reverse(f"scoring:{name}", args=[pk]) for name in ("player-detail", "ranking-player")}
     for pk in Club.objects.values_list("pk", flat=True):
-        urls.add(reverse("scoring:club-detail", args=[pk]))
+        urls |= {reverse(f"scoring:{name}", args=[pk]) for name in ("club-detail", "club-records")}
     urls.add(reverse("scoring:championship-list"))
     urls |= {reverse("scoring:championship-detail", args=[pk]) for pk in Championship.objects.values_list("pk", flat=True)}
     return urls
