@@ -15,6 +15,7 @@ pairs); the rating comes from the replayed history (selectors.rating). The same 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.db.models import Count, F, Q, QuerySet, Sum
 
@@ -111,27 +112,21 @@ def _sides(list_kind: str) -> list[tuple[str, str]]:
     return [(side, f"{side}_team__{member}") for side in ("home", "away") for member in ("player_one", "player_two")]
 
 
-# This process's ranking lists while the results and the clubs they were made from stand:
-# {(results_fingerprint, the clubs' versions): {(filter, list kind): rows}}. Four aggregates over
-# every final match of a federation and the ranking of every player are the ranking page's whole
-# cost; they change with a result, a club's player or pair, not with each page drawn.
-kept_lists: dict = {}
-KEPT_LISTS = 64
-
-
 def rankings(filter: RankingFilter = RankingFilter(), list_kind: str = PLAYERS) -> list[RankingRow]:
     """The ranking list of players (or pairs), in rank order (ranked_list), kept while the results
     and the clubs stand."""
-    stand = (results_fingerprint(), tuple(Club.objects.aggregate(count=Count("id"), versions=Sum("version")).values()))
-    lists = kept_lists.get(stand)
-    if lists is None:
-        kept_lists.clear()
-        lists = kept_lists[stand] = {}
-    if (filter, list_kind) not in lists:
-        if len(lists) >= KEPT_LISTS:
-            lists.clear()
-        lists[(filter, list_kind)] = ranked_list(filter, list_kind)
-    return list(lists[(filter, list_kind)])
+    clubs = tuple(Club.objects.aggregate(count=Count("id"), versions=Sum("version")).values())
+    return list(ranked_list_while(results_fingerprint(), clubs, filter, list_kind))
+
+
+# Four aggregates over every final match of a federation and the ranking of every player are the
+# ranking page's whole cost; they change with a result, a club's player or pair, not with each page
+# drawn. A server process keeps the lists it ranked last (functools.lru_cache, safe between
+# threads); a new result or club change makes new keys, and the old lists age out.
+@lru_cache(maxsize=64)
+def ranked_list_while(results: tuple, clubs: tuple, filter: RankingFilter, list_kind: str) -> tuple[RankingRow, ...]:
+    """The list ranked while the results and the clubs had these fingerprints."""
+    return tuple(ranked_list(filter, list_kind))
 
 
 def summed_totals(filter: RankingFilter, list_kind: str) -> dict[int, dict]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import lru_cache
 
 from django.db.models import Count, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce
@@ -115,20 +116,17 @@ def results_fingerprint() -> tuple:
     return (*ended.values(), *competitions.values())
 
 
-# This process's last replay and the fingerprint of the results it was made from: (fingerprint, history).
-last_replay: list = []
-
-
 def rating_history() -> RatingHistory:
     """Every player's rating and its changes, replayed from the stored results; the replay is kept
     while the results it was made from stand (results_fingerprint)."""
-    fingerprint = results_fingerprint()
-    kept = last_replay[:]  # another thread may replace it meanwhile
-    if kept and kept[0] == fingerprint:
-        return kept[1]
-    history = replayed_history()
-    last_replay[:] = [fingerprint, history]
-    return history
+    return history_while(results_fingerprint())
+
+
+@lru_cache(maxsize=1)
+def history_while(fingerprint: tuple) -> RatingHistory:
+    """The replay made while the results had this fingerprint: a server process keeps the latest
+    one (functools.lru_cache, safe between threads), the next result's fingerprint replaces it."""
+    return replayed_history()
 
 
 def replayed_history() -> RatingHistory:
