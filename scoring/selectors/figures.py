@@ -26,6 +26,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import date
+from functools import lru_cache
 
 from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncDate, TruncMonth
@@ -491,22 +492,17 @@ def _round_key(item) -> int:
 # the rating's replay (selectors.rating.results_fingerprint): a deal of a match still being played
 # changes no final result, so a round night's deals cost nothing here.
 
-# [fingerprint, the federation's figures by (season, month)]
-kept_federation: list = []
-# competition id -> (fingerprint, its figures by round); the competitions looked at last.
-kept_competitions: dict[int, tuple] = {}
-KEPT_COMPETITIONS = 64
-
 
 def federation_by_month() -> dict[tuple, Figures]:
     """Every side-deal of the federation, by season and month (two queries when the results moved)."""
-    fingerprint = results_fingerprint()
-    kept = kept_federation[:]  # another thread may replace it meanwhile
-    if kept and kept[0] == fingerprint:
-        return kept[1]
-    field = both_sides(counted_deals(), _everyone, season=SEASON, month=MONTH)
-    kept_federation[:] = [fingerprint, field]
-    return field
+    return federation_by_month_while(results_fingerprint())
+
+
+@lru_cache(maxsize=1)
+def federation_by_month_while(fingerprint: tuple) -> dict[tuple, Figures]:
+    """The federation's figures added up while the results had this fingerprint (functools.lru_cache,
+    safe between threads: the next result's fingerprint replaces them)."""
+    return both_sides(counted_deals(), _everyone, season=SEASON, month=MONTH)
 
 
 def competition_fingerprint(competition: Competition) -> tuple:
@@ -521,12 +517,11 @@ def competition_fingerprint(competition: Competition) -> tuple:
 
 def competition_by_round(competition: Competition) -> dict[tuple, Figures]:
     """The competition's side-deals by round (two queries when its results moved)."""
-    fingerprint = competition_fingerprint(competition)
-    kept = kept_competitions.get(competition.pk)
-    if kept is not None and kept[0] == fingerprint:
-        return kept[1]
-    by_round = both_sides(competition_deals(competition), _everyone, round_number=F("match__round__number"))
-    if len(kept_competitions) >= KEPT_COMPETITIONS:
-        kept_competitions.clear()
-    kept_competitions[competition.pk] = (fingerprint, by_round)
-    return by_round
+    return competition_by_round_while(competition, competition_fingerprint(competition))
+
+
+@lru_cache(maxsize=64)
+def competition_by_round_while(competition: Competition, fingerprint: tuple) -> dict[tuple, Figures]:
+    """A competition's figures added up while its results had this fingerprint; the competitions
+    looked at last are kept (functools.lru_cache), the others age out."""
+    return both_sides(competition_deals(competition), _everyone, round_number=F("match__round__number"))
