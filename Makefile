@@ -19,12 +19,13 @@ SYSTEM_PACKAGES_TEST := $(SYSTEM_PACKAGES) poppler-utils chromium libatomic1 lib
 # The benchmarks count the pages of the PDFs they make (poppler's pdfinfo).
 SYSTEM_PACKAGES_BENCH := $(SYSTEM_PACKAGES) poppler-utils
 
-.PHONY: help run test test-fast test-deep bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
+.PHONY: help run test test-fast test-deep help-pictures bench load cluster cluster-stop system-deps system-deps-test system-deps-bench system-deps-cluster venv venv-dev messages
 
 help:
 	@echo "make run     start the site on http://127.0.0.1:8000 (SQLite in var/ unless DATABASE_URL is set)"
 	@echo "make test    run the test suite (the property and fuzz tests try a tenth of their examples)"
 	@echo "make test-fast  the suite without the slow browser, server and fuzz tests"
+	@echo "make help-pictures  take the help pages' screenshots again (static/scoring/help/)"
 	@echo "make test-deep  the suite with the property and fuzz tests' full example counts (TEST_DEPTH=deep)"
 	@echo "make bench   run the benchmarks in tests/benchmarks (one JSON line per figure)"
 	@echo "make load    a federation's round night with Locust, through nginx before the app server(s) (LOAD_ARGS=...)"
@@ -87,6 +88,11 @@ test: system-deps-test venv-dev
 test-fast: venv-dev
 	$(PY) -m pytest -n $(PYTEST_WORKERS) -m "not slow" $(PYTEST_ARGS)
 
+# The help pages' screenshots, written over static/scoring/help/ (docs/operations.md, "Help pages
+# and their pictures"); `make test` takes them too, into a scratch folder. Look at them, then commit.
+help-pictures: system-deps-test venv-dev
+	HELP_PICTURES=1 $(PY) -m pytest tests/browser/test_help_pictures.py -p no:cacheprovider $(PYTEST_ARGS)
+
 # The whole suite with the property and fuzz tests' full example counts (tests/support/depth.py):
 # `make test` tries a tenth of them (at least 50 per test), this all of them, some minutes more.
 # Before a release and after a change to the engine, the protocol form or the file readers.
@@ -102,7 +108,7 @@ bench: system-deps-bench venv-dev
 	@status=0; \
 	for module in $(BENCH_MODULES); do \
 		echo "== $$module"; \
-		$(PY) -m pytest "$$module" -s -q -p no:cacheprovider -o addopts="" $(PYTEST_ARGS) || status=1; \
+		$(PY) -m pytest "$$module" -s -q -p no:cacheprovider $(PYTEST_ARGS) || status=1; \
 	done; \
 	exit $$status
 

@@ -14,6 +14,7 @@ from scoring.views import table as table_views
 from scoring.views import table_manage
 from scoring.views import figures as figures_views
 from scoring.views import rules as rules_views
+from scoring.views import help as help_views
 from scoring.views import schedules as schedule_views
 from scoring.views import championship_manage, championships
 from scoring.views import manage_members
@@ -57,6 +58,8 @@ urlpatterns = [
     path("clubs/<id:pk>/", public.ClubDetailView.as_view(), name="club-detail"),
     path("rules/", rules_views.RulesIndexView.as_view(), name="rules-index"),
     path("rules/<slug:key>/", rules_views.RulesView.as_view(), name="rules"),
+    path("help/", help_views.HelpIndexView.as_view(), name="help-index"),
+    path("help/<slug:page>/", help_views.HelpPageView.as_view(), name="help"),
     # -- end of public
     # secretary: enter and confirm protocols
     # -- secretary: my matches, the protocol page, its live check and the match lifecycle
