@@ -294,16 +294,15 @@ class DealCorrectView(MatchAccessMixin, View):
     def page(self, number, *, form, preview=None, problems=(), error=None, status=200):
         match = self.match
         deal = self.deal_or_404(number)
+        sheet = protocol_sheet(match)  # read once: the preview goes on from it
         if preview is None and form.is_bound:
             # The deal is checked even when the reason is missing, so every problem shows at once.
             deal_part = DealForm(form.data, has_clock=match.rules.has_clock, rules=match.rules)
             if deal_part.is_valid():
-                preview = preview_deal(
-                    match, deal_part.entry(number), correct_number=number
-                )
+                preview = preview_deal(match, deal_part.entry(number), correct_number=number, protocol=sheet)
         elif preview is None and not form.is_bound:
             preview = preview_deal(
-                match, deal_to_entry(deal), correct_number=number, dealt_at=deal.dealt_at
+                match, deal_to_entry(deal), correct_number=number, dealt_at=deal.dealt_at, protocol=sheet
             )
         placed = place_problems(
             form.fields,
@@ -312,7 +311,6 @@ class DealCorrectView(MatchAccessMixin, View):
             form_errors=form.errors if form.is_bound else None,
             deal_number=number,
         )
-        sheet = protocol_sheet(match)
         context = {
             "match": match,
             "deal": deal,
