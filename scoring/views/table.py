@@ -31,6 +31,7 @@ from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, get_conditional_response, patch_cache_control
 from django.utils.decorators import method_decorator
@@ -120,14 +121,16 @@ def state_context(link: TableLink, state, sides_held) -> dict:
             proposal.messages = [problem_message(p, n) for n, p in (*preview.problems, *preview.warnings)]
         waiting.append(proposal)
     stored = {deal.number: deal for deal in state.protocol.deals}
-    for proposal in state.settled:
+    for proposal in (*state.settled, *state.conflicts):
         proposal.team = teams[proposal.proposed_by]
+        # A deal's numbers as the form posts them: a conflict's sent again with one tap, and a
+        # rejected deal's or a conflict's put back into the form of the phone that sent it (table.js).
+        proposal.form_fields = form_fields_of(proposal.values) if proposal.values else []
+        proposal.typed = urlencode(proposal.form_fields)
     for proposal in state.conflicts:
-        proposal.team = teams[proposal.proposed_by]
         proposal.stored = stored.get(proposal.number)
         proposal.resend_side = proposal.proposed_by if proposal.proposed_by in sides_held else next(iter(sorted(sides_held)), None)
         proposal.resend_id = uuid.uuid4().hex
-        proposal.resend_fields = form_fields_of(proposal.values)
     rows = [(deal, [note.message for note in deal.notes]) for deal in reversed(state.protocol.deals)]
     return {
         "link": link,
@@ -334,11 +337,25 @@ class TableStateView(TableLinkMixin):
         return response
 
 
+def problems_fragment(request, placed, *, preview=None, message: str = "") -> str:
+    """The live check's fragment (scoring/table/_check.html), whose parts htmx swaps into the deal
+    form out of band: each field's problems (those of a field without a slot above the form, after
+    `message`), the deal score, the running total and the next opening minimum per side."""
+    elsewhere = [text for name, texts in placed.by_field.items() if name not in FIELDS_WITH_SLOTS for text in texts]
+    context = {
+        "preview": preview,
+        "placed": placed,
+        "slots": [(name, placed.by_field.get(name, [])) for name in FIELDS_WITH_SLOTS],
+        "general": [*([message] if message else []), *elsewhere, *placed.general],
+        "sides": [(side, getattr(preview, side, None)) for side in SIDES],
+    }
+    return render_to_string("scoring/table/_check.html", context, request)
+
+
 class TableCheckView(TableLinkMixin):
     """POST: the engine's verdict on the deal being typed, as the secretary's live check gives it
-    (views.secretary_base.preview_deal, place_problems): a fragment whose parts htmx swaps into the
-    deal form out of band (each field's problems, the deal score, the running total and the next
-    opening minimum per side). Never writes."""
+    (views.secretary_base.preview_deal, place_problems), as a fragment (problems_fragment). Never
+    writes."""
 
     def post(self, request, code):
         match = self.link.match
@@ -355,15 +372,7 @@ class TableCheckView(TableLinkMixin):
             form_errors=form.errors,
             deal_number=number,
         )
-        elsewhere = [message for name, messages in placed.by_field.items() if name not in FIELDS_WITH_SLOTS for message in messages]
-        context = {
-            "preview": preview,
-            "placed": placed,
-            "slots": [(name, placed.by_field.get(name, [])) for name in FIELDS_WITH_SLOTS],
-            "general": [*elsewhere, *placed.general],
-            "sides": [(side, getattr(preview, side, None)) for side in SIDES],
-        }
-        return render(request, "scoring/table/_check.html", context)
+        return HttpResponse(problems_fragment(request, placed, preview=preview))
 
 
 class TableProposeView(TableLinkMixin):
@@ -399,19 +408,20 @@ class TableProposeView(TableLinkMixin):
         except DealProblemsError as refusal:
             return self.with_problems(form or self.deal_form(), number, problems=refusal.problems, message=refusal.message)
         except DomainError as refusal:
-            if form is not None and not wants_json(request):
-                return self.page(form=form, error=refusal.message, status=422)
-            return self.refused(refusal.message, 422)
+            if form is None:
+                return self.refused(refusal.message, 422)
+            return self.with_problems(form, number, message=refusal.message)
         return self.answered(proposal)
 
     def with_problems(self, form, number, *, problems=(), form_errors=None, message=None):
+        """A deal refused: the page again with the problems placed, or for table.js the message and
+        the problems as the live check draws them (problems_fragment), shown when the deal is put
+        right, with or without a network."""
         placed = place_problems(form.fields, problems=problems, form_errors=form_errors, deal_number=number)
-        message = message or _("The deal was not saved: correct the marked fields.")
+        message = str(message or _("The deal was not saved: correct the marked fields."))
         if wants_json(self.request):
-            return JsonResponse(
-                {"result": "refused", "message": str(message), "fields": placed.by_field, "general": placed.general},
-                status=422,
-            )
+            fragment = problems_fragment(self.request, placed, message=message)
+            return JsonResponse({"result": "refused", "message": message, "problems": fragment}, status=422)
         return self.page(form=form, placed=placed, error=message, status=422)
 
     def answered(self, proposal: TableDeal) -> HttpResponse:

@@ -147,7 +147,9 @@ def test_a_deal_the_other_team_rejects_is_marked(live_server, browser):
     reject.locator("button").tap()
     expect(away.locator(".table-settled--rejected")).to_contain_text("Vi hade två röda treor")
     expect(home.locator(".table-settled--rejected")).to_contain_text("Vi hade två röda treor")
-    expect(home.locator("#deal-form")).to_be_visible()  # the deal is entered again
+    expect(home.locator("#deal-form")).to_be_visible()  # the deal is entered again, from what was typed
+    expect(home.locator("#deal-form input[name=home_cards]")).to_have_value("485")
+    expect(home.locator("#deal-form input[name=away_cards]")).to_have_value("-40")
     assert not Deal.objects.exists()
     assert TableDeal.objects.get().status == "rejected"
     assert away_problems == []

@@ -165,3 +165,43 @@ def test_an_other_code_the_server_refuses_is_forgotten_and_said(live_server, bro
     expect(home).to_have_url(re.compile(rf"\?with={link.away_code}$"))
     expect(home.locator("#deal-form input[type=radio][name=side]")).to_have_count(2)
     assert [p for p in problems if "403" not in p] == []
+
+
+def test_a_queued_deal_the_server_refuses_is_put_right_in_its_place(live_server, browser):
+    """Two deals typed without a network on a phone both teams share, both agreed on it; the first
+    has card points no deal can have, which the live check could not say offline. Back online the
+    server refuses it: it comes back into the form with the server's problem beside the field, and
+    the deal after it waits. Put right and sent, it keeps its number and both are stored in order."""
+    setup = f.protocol_setup()
+    link = services.table_link_issue(match=setup["match"], user=setup["secretary"])
+    page, problems = open_page(browser, **PHONE)
+    page.goto(live_server.url + reverse("scoring:table", args=[link.code]) + f"?with={link.away_code}")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+    cut_the_network(page.context, live_server.url)
+    queued = page.locator("#queue-list li")
+    for number, home_cards in ((1, 123), (2, 90)):
+        type_deal(page, home_cards, 30)
+        page.locator("#deal-form [data-role=send]").tap()
+        expect(queued).to_have_count(number)
+        queued.nth(number - 1).get_by_role("button", name="Bortalaget godkänner").tap()
+
+    restore_the_network(page.context, live_server.url)
+    expect(queued.first).to_have_attribute("data-refused", "1")
+    cards = page.locator("#deal-form input[name=home_cards]")
+    expect(cards).to_have_value("123")
+    expect(cards).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#problems-home_cards")).to_contain_text("Giv 1, hemmalaget")
+    expect(title(page)).to_have_text("Giv 1")
+    expect(queued).to_have_count(2)
+    assert not Deal.objects.exists()
+
+    cards.fill("120")
+    page.locator("#deal-form [data-role=send]").tap()
+    expect(queued).to_have_count(0)
+    expect(page.locator("#deal-2")).to_be_visible()
+    expect(title(page)).to_have_text("Giv 3")
+    assert list(Deal.objects.order_by("number").values_list("number", "home_cards")) == [(1, 120), (2, 90)]
+    # What the browser says of a request the lost connection cut short, and of the refusal: expected.
+    expected = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "htmx:sendError", "422")
+    assert [p for p in problems if not any(text in p for text in expected)] == []

@@ -2,8 +2,8 @@
  * The protocol page, progressively enhanced. Without this file the page works as plain forms.
  *
  * - (A number field selects its content when focused: number-fields.js, shared with the table.)
- * - After the live check (htmx) has placed problems next to the fields, each field with a problem
- *   is marked aria-invalid and shown as such, and a collapsed part that holds one is opened.
+ * - (A field with a problem the live check placed is marked aria-invalid: field-problems.js, shared
+ *   with the table.)
  * - What was typed before the scripts had loaded (a quick typist on a slow phone) is checked as
  *   soon as they have: htmx only hears the input events that come after it has started.
  * - A number field holding what is not a number ("12e", "5-5") has an empty value to the browser,
@@ -22,39 +22,6 @@
  */
 (function () {
   "use strict";
-
-  function markProblems(root) {
-    var form = (root && root.closest && root.closest(".deal-form")) || document.querySelector(".deal-form");
-    if (!form) {
-      return;
-    }
-    var slots = form.querySelectorAll(".field-problems");
-    slots.forEach(function (slot) {
-      var name = slot.id.replace(/^problems-/, "");
-      var hasProblem = slot.textContent.trim() !== "";
-      var inputs = form.querySelectorAll("[name='" + name + "']");
-      inputs.forEach(function (input) {
-        if (input.type === "radio") {
-          return; // a radio group says it through its fieldset
-        }
-        if (hasProblem) {
-          input.setAttribute("aria-invalid", "true");
-        } else {
-          input.removeAttribute("aria-invalid");
-        }
-      });
-      var field = slot.closest(".deal-field");
-      if (field) {
-        field.classList.toggle("deal-field--error", hasProblem);
-      }
-      if (hasProblem) {
-        var details = slot.closest("details");
-        if (details && !details.open) {
-          details.open = true;
-        }
-      }
-    });
-  }
 
   function checkWhatWasTypedEarly() {
     document.querySelectorAll(".deal-form").forEach(function (form) {
@@ -202,9 +169,5 @@
   });
   document.addEventListener("htmx:afterSettle", function (event) {
     fillCanastaCounts(event.target);
-    markProblems(event.target);
-  });
-  document.addEventListener("htmx:oobAfterSwap", function (event) {
-    markProblems(event.target);
   });
 })();
