@@ -74,7 +74,7 @@ def test_a_player_follows_the_league_on_a_phone(live_server, league, phone, shot
     player = league["teams"]["ess"].player_one
     page.locator(".scoreboard").get_by_role("link", name=player.name).click()
     expect(page.get_by_role("heading", level=1)).to_have_text(player.name)
-    expect(page.locator('[data-figure="deals"]')).to_have_text("8")
+    expect(page.locator('dd[data-figure="deals"]')).to_have_text("8")
     assert fits_the_phone(page)
     page.screenshot(path=shots / "4-player.png", full_page=True)
 
