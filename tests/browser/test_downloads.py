@@ -32,4 +32,4 @@ def test_visitor_downloads_the_competition_workbook_on_a_phone(live_server, play
     download.save_as(target)
 
     assert target.suffix == ".xlsx"
-    assert load_workbook(target).sheetnames == ["Tabell", "Omgång 1", "Givar"]
+    assert load_workbook(target).sheetnames == ["Tabell", "Omgång 1", "Statistik", "Rekord", "Givar"]

@@ -17,7 +17,7 @@ def test_export_workbook(played, tmp_path):
     call_command("export", "--competition", str(played["competition"].pk), "--format", "xlsx", "-o", str(target))
 
     workbook = load_workbook(target)
-    assert workbook.sheetnames == ["Tabell", "Omgång 1", "Givar"]  # the site's language: Swedish
+    assert workbook.sheetnames == ["Tabell", "Omgång 1", "Statistik", "Rekord", "Givar"]  # the site's language: Swedish
     assert workbook["Givar"].max_row == 1 + 8
 
 

@@ -190,7 +190,7 @@ def test_competition_workbook_has_standings_rounds_and_every_deal(full_round, en
 
     workbook = open_workbook(xlsx.competition_xlsx(competition).content)
 
-    assert workbook.sheetnames == ["Standings", "Round 1", "Round 2", "Deals"]
+    assert workbook.sheetnames == ["Standings", "Round 1", "Round 2", "Figures", "Records", "Deals"]
     deals = workbook["Deals"]
     rows = [[cell.value for cell in row] for row in deals.iter_rows()]
     assert rows[0] == ["match", "round", "table", "home_team", "away_team", *WRITE_COLUMNS]
