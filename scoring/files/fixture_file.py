@@ -25,6 +25,8 @@ from datetime import date
 
 from django.utils.translation import gettext as _
 
+from .text import csv_text
+
 __all__ = ["FixtureRow", "FixtureProblem", "MAX_FILE_BYTES", "read_fixtures"]
 
 MAX_FILE_BYTES = 1_000_000
@@ -73,10 +75,9 @@ def _is_binary(data: bytes) -> bool:
 
 
 def _decode(data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("cp1252", errors="replace")
+    text = csv_text(data)
+    # A fixture list's odd byte is shown as "?" in the name it sits in, which the import then names.
+    return data.decode("cp1252", errors="replace") if text is None else text
 
 
 def _positive_int(text: str) -> int | None:

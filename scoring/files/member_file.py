@@ -26,6 +26,7 @@ from django.utils.translation import gettext as _, gettext_lazy
 
 from . import xlsx
 from .protocol_file import MAX_FILE_BYTES, MAX_LINES, MAX_ROWS, XLSX_BOUNDS
+from .text import csv_text
 
 __all__ = [
     "FIELDS",
@@ -192,12 +193,10 @@ def problem_message(problem: MemberFileProblem) -> str:
 
 
 def _decode(data: bytes) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise _refuse("encoding")
+    text = csv_text(data)
+    if text is None:
+        raise _refuse("encoding")
+    return text
 
 
 def _is_blank(cell: Any) -> bool:

@@ -18,6 +18,7 @@ from operator import itemgetter
 from typing import Any
 
 from . import xlsx
+from .text import csv_text
 
 from scoring.engine.deal import DEAL_ENDS, SIDE_FIELDS as ENGINE_SIDE_FIELDS, SIDE_NUMBERS, WRITTEN_FIELDS, DealEntry, SideEntry
 from scoring.engine.match import MatchState, ReplayedDeal
@@ -89,12 +90,10 @@ class ProtocolFileError(Exception):
 
 
 def _decode(data: bytes) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    raise ProtocolFileError("encoding")
+    text = csv_text(data)
+    if text is None:
+        raise ProtocolFileError("encoding")
+    return text
 
 
 def _shown(text: str) -> str:
