@@ -7,7 +7,10 @@ import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from scoring import services
 from scoring.engine import match as engine_match
+from scoring.services import table
+from tests import factories as f
 
 
 @dataclass
@@ -55,3 +58,23 @@ def counting_replays():
     finally:
         for module in _holders(counted):
             module.replay = engine_replay
+
+
+# A match with deals stored and a table link: where the counts above are taken.
+STORED = 5
+
+
+def stock_deal(number: int, home_cards: int = 60):
+    """A deal the stock ended: home `home_cards`, away -20."""
+    return f.deal(number, home_cards=home_cards, away_cards=-20, end="stock")
+
+
+def match_with_stored_deals() -> dict:
+    """tests.factories.protocol_setup with STORED deals entered by the secretary and a table link."""
+    s = f.protocol_setup()
+    match = s["match"]
+    for number in range(1, STORED + 1):
+        match = services.deals_record(match=match, user=s["secretary"], entry=stock_deal(number), expected_version=match.version)
+    s["match"] = match
+    s["link"] = table.table_link_issue(match=match, user=s["secretary"])
+    return s

@@ -14,26 +14,14 @@ from django.urls import reverse
 from scoring import services
 from scoring.services import table
 from tests import factories as f
-from tests.support.replays import counting_replays
+from tests.support.replays import STORED, counting_replays, match_with_stored_deals, stock_deal
 
 pytestmark = pytest.mark.django_db
 
-STORED = 5
-
-
-def stock_deal(number: int, home_cards: int = 60):
-    return f.deal(number, home_cards=home_cards, away_cards=-20, end="stock")
-
-
 @pytest.fixture
 def played():
-    s = f.protocol_setup()
-    match = s["match"]
-    for number in range(1, STORED + 1):
-        match = services.deals_record(match=match, user=s["secretary"], entry=stock_deal(number), expected_version=match.version)
-    s["match"] = match
-    s["link"] = table.table_link_issue(match=match, user=s["secretary"])
-    return s
+    """A match with STORED deals and a table link."""
+    return match_with_stored_deals()
 
 
 def previewed(html: str) -> list[str]:
