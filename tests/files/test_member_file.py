@@ -23,10 +23,10 @@ from scoring.files.member_file import (
 )
 from scoring.files.protocol_file import MAX_FILE_BYTES as PROTOCOL_MAX_FILE_BYTES
 from scoring.files.protocol_file import ProtocolFileError, read_protocol
-from tests.files.test_upload_bounds import BOUND_BYTES, BOUND_SECONDS, hostile_workbook
 from tests.support.hostile_files import HOSTILE_NAMES, SHEET, csv_bytes, hostile_file, patch_xlsx, xlsx_bytes
 from tests.support.depth import examples
-from tests.support.upload_files import HOSTILE_WORKBOOKS
+from tests.support import upload_files
+from tests.support.upload_files import BOUND_BYTES, BOUND_SECONDS, HOSTILE_WORKBOOKS, hostile_workbook
 
 # What the protocol reader says of a file that is no text, no workbook or beyond a bound: the
 # member reader says the same of it. (A protocol's own columns are an unknown column here, and a
@@ -37,27 +37,9 @@ MEMBER_ROWS = [("Namn", "Medlemsnummer", "Födelseår", "E-post"), ("Anna Berg",
 
 
 def cost(read):
-    """(what `read()` raised or returned, CPU seconds, peak bytes allocated while it ran), as
-    tests/files/test_upload_bounds.py measures the protocol reader."""
-    import time
-    import tracemalloc
-
-    def outcome():
-        try:
-            return read()
-        except MemberFileError as error:
-            return error
-
-    started = time.process_time()
-    outcome()
-    seconds = time.process_time() - started
-    tracemalloc.start()
-    try:
-        result = outcome()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return result, seconds, peak
+    """(what `read()` raised or returned, CPU seconds, peak bytes allocated while it ran), as the
+    protocol reader's bounds are measured (tests/files/test_upload_bounds.py)."""
+    return upload_files.cost(read, MemberFileError)
 
 
 def refusal(data: bytes, filename: str) -> MemberFileError:

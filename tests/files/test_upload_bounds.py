@@ -11,10 +11,6 @@ tests/views/test_upload_bounds_page.py."""
 
 from __future__ import annotations
 
-import functools
-import time
-import tracemalloc
-
 import pytest
 
 from scoring.files.protocol_file import (
@@ -25,37 +21,17 @@ from scoring.files.protocol_file import (
     read_protocol,
 )
 from scoring.files import xlsx
+from tests.support import upload_files
 from tests.support.hostile_files import READ_PARTS, xlsx_bytes
-
-from tests.support.upload_files import HOSTILE_WORKBOOKS, empty_cells, formula_with_saved_value, one_wide_row, row_number_of_digits
-
-BOUND_SECONDS = 1.0
-BOUND_BYTES = 200 * 1024 * 1024
-
-
-@functools.cache
-def hostile_workbook(name: str) -> bytes:
-    return HOSTILE_WORKBOOKS[name][0]()
+from tests.support.upload_files import (
+    BOUND_BYTES, BOUND_SECONDS, HOSTILE_WORKBOOKS, empty_cells, formula_with_saved_value, hostile_workbook, one_wide_row,
+    row_number_of_digits,
+)
 
 
 def cost(read):
     """(what `read()` raised or returned, CPU seconds, peak bytes allocated while it ran)."""
-    def outcome():
-        try:
-            return read()
-        except ProtocolFileError as error:
-            return error
-
-    started = time.process_time()
-    outcome()
-    seconds = time.process_time() - started
-    tracemalloc.start()
-    try:
-        result = outcome()
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    return result, seconds, peak
+    return upload_files.cost(read, ProtocolFileError)
 
 
 def refusal(data: bytes) -> ProtocolFileError:

@@ -3,6 +3,10 @@ worker. Shared by the hostile-input tests and the upload benchmark (tests/perf).
 
 from __future__ import annotations
 
+import functools
+import time
+import tracemalloc
+
 from tests.support.hostile_files import (
     GOOD_ROWS,
     SHEET,
@@ -50,3 +54,33 @@ HOSTILE_WORKBOOKS = {
     "empty-cells": (empty_cells, "too-large"),
     "one-wide-row": (one_wide_row, "too-large"),
 }
+
+
+# What reading one hostile upload may cost at most (CPU seconds, bytes allocated at the peak).
+BOUND_SECONDS = 1.0
+BOUND_BYTES = 200 * 1024 * 1024
+
+
+@functools.cache
+def hostile_workbook(name: str) -> bytes:
+    return HOSTILE_WORKBOOKS[name][0]()
+
+
+def cost(read, refusal: type[Exception]):
+    """(what `read()` raised as `refusal` or returned, CPU seconds, peak bytes allocated while it ran)."""
+    def outcome():
+        try:
+            return read()
+        except refusal as error:
+            return error
+
+    started = time.process_time()
+    outcome()
+    seconds = time.process_time() - started
+    tracemalloc.start()
+    try:
+        result = outcome()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return result, seconds, peak
