@@ -12,17 +12,22 @@ from tests import factories as f
 from tests.support.upload_files import one_wide_row, row_number_of_digits
 
 
-@pytest.mark.django_db
-def test_the_upload_page_refuses_a_huge_sheet_with_a_message_and_saves_nothing(client):
+def uploaded(client, data: bytes):
+    """(the match, the page's answer) after its secretary uploads `data` as protokoll.xlsx."""
     setup = f.protocol_setup()
     match = setup["match"]
     client.force_login(setup["secretary"])
-    url = reverse("scoring:match-protocol-upload", args=[match.pk])
     response = client.post(
-        url,
-        {"version": match.version, "file": SimpleUploadedFile("protokoll.xlsx", one_wide_row())},
+        reverse("scoring:match-protocol-upload", args=[match.pk]),
+        {"version": match.version, "file": SimpleUploadedFile("protokoll.xlsx", data)},
         HTTP_ACCEPT_LANGUAGE="sv",
     )
+    return match, response
+
+
+@pytest.mark.django_db
+def test_the_upload_page_refuses_a_huge_sheet_with_a_message_and_saves_nothing(client):
+    match, response = uploaded(client, one_wide_row())
     assert response.status_code == 200
     page = response.content.decode()
     assert "Filen kunde inte läsas. Inget sparades." in page
@@ -33,15 +38,7 @@ def test_the_upload_page_refuses_a_huge_sheet_with_a_message_and_saves_nothing(c
 
 @pytest.mark.django_db
 def test_the_upload_page_does_not_repeat_a_row_number_of_4200_digits(client):
-    setup = f.protocol_setup()
-    match = setup["match"]
-    client.force_login(setup["secretary"])
-    url = reverse("scoring:match-protocol-upload", args=[match.pk])
-    response = client.post(
-        url,
-        {"version": match.version, "file": SimpleUploadedFile("protokoll.xlsx", row_number_of_digits(4200))},
-        HTTP_ACCEPT_LANGUAGE="sv",
-    )
+    _match, response = uploaded(client, row_number_of_digits(4200))
     page = response.content.decode()
     assert response.status_code == 200
     assert "givar; det här är inget protokoll." in page
