@@ -89,7 +89,10 @@ PROXY_SECRET = os.environ.get("DJANGO_PROXY_SECRET", "")
 CSRF_FAILURE_VIEW = "scoring.views.errors.csrf_failure"
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin without its autodiscovery at start-up: scoring.admin uses the services, and every
+    # process that starts Django would import them, a `protocol check` too (docs/speed.md, "Today's
+    # figures"). The root URLconf (canastaclub/urls.py) discovers the admin modules instead.
+    "django.contrib.admin.apps.SimpleAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -13,6 +13,10 @@ from django.views.generic import RedirectView
 from scoring.web.login_throttle import ThrottledPasswordChangeView
 from scoring.views.health import healthz
 
+# The admin is discovered here rather than at start-up (settings, INSTALLED_APPS): the first request
+# and the system checks load this URLconf; a command that serves no page does not.
+admin.autodiscover()
+
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     # The language switch of earlier versions posted here; it now answers with the address of the

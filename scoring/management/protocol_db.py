@@ -25,18 +25,6 @@ from scoring.selectors.protocols import match_state
 from scoring.services.audit import COMMAND_LINE
 
 
-def add_arguments(subcommands) -> None:
-    importer = subcommands.add_parser("import", help="Import a protocol file into a match (all or nothing).")
-    importer.add_argument("file")
-    importer.add_argument("--match", type=int, required=True)
-    importer.add_argument("--user", help="Act as this user (default: the command line, as an administrator).")
-    importer.add_argument("--reason", default="", help="Why the deals are replaced (audit log).")
-    exporter = subcommands.add_parser("export", help="Export a match protocol.")
-    exporter.add_argument("--match", type=int, required=True)
-    exporter.add_argument("--format", choices=("csv", "xlsx", "pdf"), default="csv")
-    exporter.add_argument("-o", "--output", help="File to write (default: standard output for csv).")
-
-
 def _match(match_id: int) -> Match:
     try:
         return command_line.match(match_id)

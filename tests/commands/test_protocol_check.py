@@ -395,8 +395,10 @@ def test_a_total_slip_is_noted_once_where_it_was_made_and_the_file_goes_in(tmp_p
 # -- what a check loads -------------------------------------------------------------------------
 
 # What only the pages, the documents and the other subcommands use: a check reads a workbook with
-# the bounded reader (scoring/files/xlsx.py), never with openpyxl.
+# the bounded reader (scoring/files/xlsx.py), never with openpyxl; it writes nothing, so neither the
+# services nor the admin (which uses them) are loaded.
 NOT_FOR_A_CHECK = ("weasyprint", "openpyxl", "django_tables2")
+NOT_FOR_A_CHECK_OF_OURS = ("scoring.services", "scoring.admin", "scoring.views", "scoring.selectors")
 
 
 def test_a_check_starts_without_the_documents_and_tables_libraries(tmp_path):
@@ -419,3 +421,4 @@ def test_a_check_starts_without_the_documents_and_tables_libraries(tmp_path):
     }
     assert "scoring.files.protocol_file" in imported  # the log was read
     assert sorted(name for name in imported if name.split(".")[0] in NOT_FOR_A_CHECK) == []
+    assert sorted(name for name in imported if name.startswith(NOT_FOR_A_CHECK_OF_OURS)) == []

@@ -139,12 +139,17 @@ class Command(BaseCommand):
         self.add_match_subcommands(subcommands)
 
     def add_match_subcommands(self, subcommands) -> None:
-        """Import and export need the database; see scoring.management.protocol_db."""
-        try:
-            from scoring.management import protocol_db
-        except ImportError:
-            return
-        protocol_db.add_arguments(subcommands)
+        """Import and export need the database (scoring.management.protocol_db, imported only when
+        one of them runs: `protocol check` starts without the services, docs/speed.md)."""
+        importer = subcommands.add_parser("import", help="Import a protocol file into a match (all or nothing).")
+        importer.add_argument("file")
+        importer.add_argument("--match", type=int, required=True)
+        importer.add_argument("--user", help="Act as this user (default: the command line, as an administrator).")
+        importer.add_argument("--reason", default="", help="Why the deals are replaced (audit log).")
+        exporter = subcommands.add_parser("export", help="Export a match protocol.")
+        exporter.add_argument("--match", type=int, required=True)
+        exporter.add_argument("--format", choices=("csv", "xlsx", "pdf"), default="csv")
+        exporter.add_argument("-o", "--output", help="File to write (default: standard output for csv).")
 
     def handle(self, *args, **options):
         action = options["action"]
