@@ -23,19 +23,20 @@ each side, as both sides count in the club's season figures (selectors.history).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass, field, fields
-from datetime import date
+from datetime import date, datetime, timedelta
 from functools import lru_cache
 
+from django.db import connection
 from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Max, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncDate, TruncMonth
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.standings import swedish_sort_key
 from scoring.models import Club, Competition, Deal, Match, Player, Team
 
-from .counting import final_q
+from .counting import counting_statuses, final_q
 from .rating import results_fingerprint
 
 SIDES = ("home", "away")
@@ -354,26 +355,167 @@ class SubjectFigures:
         return FIGURES
 
 
-def _own(kind: str, subject) -> Callable[[str], Q]:
-    def where(side: str) -> Q:
-        team = f"match__{side}_team"
-        if kind == "player":
-            return Q(**{f"{team}__player_one": subject}) | Q(**{f"{team}__player_two": subject})
-        if kind == "team":
-            return Q(**{team: subject})
-        return Q(**{f"{team}__club": subject})
+# A subject's pairs: a pair itself, a player's (either of its two), a club's.
+OWN_TEAMS = {"team": ("pk",), "player": ("player_one", "player_two"), "club": ("club",)}
+MATCH_FACTS = ("pk", "competition__season", "round__date", "started_at", "end", "rules_snapshot__red_three")
+# The sums of each side's half of a match's deals, in this order after the match's id and its
+# number of deals; then the deals that ended at each score band, side by side.
+SIDE_COLUMNS = ("natural", "mixed", "red3", "score")
 
-    return where
+
+def _side_sql(side: str) -> list[str]:
+    bands = []
+    for index, low in enumerate(SCORE_BANDS):
+        high = SCORE_BANDS[index + 1] if index + 1 < len(SCORE_BANDS) else None
+        tests = [f'"{side}_score" >= {low}'] if low is not None else []
+        tests += [f'"{side}_score" < {high}'] if high is not None else []
+        test = " AND ".join(tests)
+        bands.append(f"SUM(CASE WHEN {test} THEN 1 ELSE 0 END)")
+    return [
+        *(f'SUM("{side}_{column}")' for column in SIDE_COLUMNS),
+        f'SUM("{side}_score" * "{side}_score")',
+        f"SUM(CASE WHEN \"out\" = '{side}' THEN 1 ELSE 0 END)",
+        f"SUM(CASE WHEN \"out\" = '{side}' AND \"concealed\" THEN 1 ELSE 0 END)",
+        *bands,
+    ]
+
+
+# Plain SQL, one statement of sums grouped by match: building the same aggregate with the ORM (a
+# filtered count for each side, band and way of going out) took most of a page's time, the SQL
+# itself a tenth of it. Every column is the deal's own; which matches count is the ORM's
+# (subject_matches, selectors.counting.final_q).
+MATCH_SUMS_SQL = (
+    'SELECT "match_id", COUNT(*), '
+    + ", ".join(_side_sql("home") + _side_sql("away"))
+    + ' FROM "scoring_deal" WHERE "match_id" IN ({}) GROUP BY "match_id"'
+)
+SIDE_WIDTH = len(_side_sql("home"))
+MATCH_SUMS_CHUNK = 500  # match ids a statement names (SQLite binds at most 32 766 values)
+
+
+def own_teams(kind: str, subject: Player | Team | Club) -> set[int]:
+    """The ids of the subject's pairs (`kind` "team", "player" or "club"): a side of a match is the
+    subject's when its pair is one of them (for a player, the pairs he plays in; a substitute's
+    deals are not his). A pair is its own: no query."""
+    if kind == "team":
+        return {subject.pk}
+    own = Q()
+    for column in OWN_TEAMS[kind]:
+        own |= Q(**{column: subject.pk})
+    return set(Team.objects.filter(own).values_list("pk", flat=True).order_by())
 
 
 def _everyone(side: str) -> Q:
     return Q()
 
 
+def _month(round_date: date | None, started_at) -> date | None:
+    """MONTH of a match: the first of its round's month, or of the day it started (here)."""
+    day = round_date or (timezone.localtime(started_at).date() if started_at is not None else None)
+    return day.replace(day=1) if day is not None else None
+
+
+def _counts_red_threes(value) -> bool:
+    """RED_THREES_COUNT of a match's rules_snapshot's `red_three`, read as a number."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+
+
+@dataclass(frozen=True)
+class CountedMatch:
+    """A final result whose deals add up to `key` (a season and month, say), and which of its
+    sides do."""
+
+    key: tuple
+    sides: tuple[str, ...]
+    end: str
+    started_at: datetime | None
+    red_threes_count: bool
+
+
+def match_sums(ids: list[int]) -> list[tuple]:
+    """MATCH_SUMS_SQL of these matches: one statement per MATCH_SUMS_CHUNK of them."""
+    sums: list[tuple] = []
+    with connection.cursor() as cursor:
+        for start in range(0, len(ids), MATCH_SUMS_CHUNK):
+            chunk = ids[start : start + MATCH_SUMS_CHUNK]
+            cursor.execute(MATCH_SUMS_SQL.format(", ".join(["%s"] * len(chunk))), chunk)
+            sums += cursor.fetchall()
+    return sums
+
+
+# The Figures a side of a match adds to (added_up), in the order it adds them, before the bands.
+ACCUMULATED = (
+    "matches", "deals", "natural", "mixed", "went_out", "concealed", "red_threes", "red_three_deals", "score",
+    "score_squares", "clock_ends", "target_ends", "timed_targets",
+)  # fmt: skip
+
+
+def added_up(matches: dict[int, CountedMatch]) -> dict[tuple, Figures]:
+    """The side-deals of `matches` (by id) added up by their keys, as both_sides adds them: their
+    deals' sums (match_sums), and one query more for the minute of the deal to the target where a
+    match ended at the target and has its start (TARGET_DEAL)."""
+    sums = match_sums(list(matches))
+    timed = [pk for pk, *_sums in sums if matches[pk].end == Match.End.TARGET and matches[pk].started_at is not None]
+    last_dealt = dict(
+        Deal.objects.filter(match_id__in=timed, number=F("match__deal_count"), dealt_at__isnull=False)
+        .values_list("match_id", "dealt_at").order_by()
+    ) if timed else {}  # fmt: skip
+    totals: dict[tuple, list] = {}
+    for pk, deals, *sides in sums:
+        match = matches[pk]
+        total = totals.setdefault(match.key, [0] * (len(ACCUMULATED) + len(SCORE_BANDS)) + [timedelta()])
+        dealt_at = last_dealt.get(pk)
+        for side in match.sides:
+            start = SIDES.index(side) * SIDE_WIDTH
+            side_sums = (value or 0 for value in sides[start : start + SIDE_WIDTH])
+            natural, mixed, red3, score, squares, went_out, concealed, *bands = side_sums
+            counted_red = match.red_threes_count
+            values = (
+                1, deals, natural, mixed, went_out, concealed, red3 if counted_red else 0, deals if counted_red else 0,
+                score, squares, match.end == Match.End.CLOCK, match.end == Match.End.TARGET, dealt_at is not None, *bands,
+            )  # fmt: skip
+            for index, value in enumerate(values):
+                total[index] += value
+            if dealt_at is not None:
+                total[-1] += dealt_at - match.started_at
+    return {
+        key: Figures(
+            **dict(zip(ACCUMULATED, total)), score_bands=tuple(total[len(ACCUMULATED) : -1]),
+            target_minutes=total[-1].total_seconds() / 60,
+        )
+        for key, total in totals.items()
+    }  # fmt: skip
+
+
+def subject_by_month(kind: str, subject: Player | Team | Club) -> dict[tuple, Figures]:
+    """The subject's side-deals in final results of public competitions, by season and month, as
+    both_sides adds them up: a query for its pairs (a player's, a club's), one for their matches,
+    one for those matches' deals (added_up). The number of queries grows with neither the seasons
+    nor the matches (but by one for each 500 matches)."""
+    own = own_teams(kind, subject)
+    # Which results count is selectors.counting's (counting_statuses, as final_q says it), asked of
+    # each of the subject's matches here: filtered in SQL, SQLite read every final result of the
+    # federation by status instead of the subject's few by pair.
+    rows = Match.objects.filter(Q(home_team_id__in=own) | Q(away_team_id__in=own)).order_by().values_list(
+        "pk", "competition__season", "round__date", "started_at", "end", "rules_snapshot__red_three", "home_team_id",
+        "away_team_id", "status", "home_points", "competition__requires_confirmation", "competition__is_public",
+    )  # fmt: skip
+    matches = {
+        pk: CountedMatch(
+            key=(season, _month(round_date, started_at)),
+            sides=tuple(side for side, team in zip(SIDES, (home, away)) if team in own),
+            end=end, started_at=started_at, red_threes_count=_counts_red_threes(red_three),
+        )
+        for pk, season, round_date, started_at, end, red_three, home, away, status, points, confirming, public in rows
+        if public and points is not None and status in counting_statuses(confirming)
+    }  # fmt: skip
+    return added_up(matches)
+
+
 def subject_figures(kind: str, subject: Player | Team | Club) -> SubjectFigures:
-    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): two queries, and
-    the federation's as this process keeps them (federation_by_month)."""
-    own = both_sides(counted_deals(), _own(kind, subject), season=SEASON, month=MONTH)
+    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): subject_by_month,
+    and the federation's as this process keeps them (federation_by_month)."""
+    own = subject_by_month(kind, subject)
     field = federation_by_month()
     by_season: dict[str, Figures] = {}
     field_by_season: dict[str, Figures] = {}

@@ -292,3 +292,19 @@ def test_the_figures_a_process_keeps_follow_each_new_result(season):
     assert (after.own.deals, after.field.deals) == (before.own.deals + 3, before.field.deals + 6)
     assert [r.number for r in figures_selectors.competition_figures(series).rounds] == [
         *(r.number for r in rounds_before), 4]
+
+
+def test_a_players_figures_take_the_same_few_queries_however_many_seasons_he_played(season, django_assert_num_queries):
+    """His pairs, their matches, the matches' deal sums, the minute of the deal to the target, and
+    the federation's figures beside them: a season more adds no query."""
+    anna = season["players"]["Anna"]
+    figures_selectors.player_figures(anna)  # the federation's figures as the process keeps them
+    with django_assert_num_queries(6):
+        before = figures_selectors.player_figures(anna)
+    old = make_competition(name="Serien", season="2024/25", organiser=season["clubs"]["ess"], rules_key="sv-tavling")
+    ab, ef = season["teams"]["ab"], season["teams"]["ef"]
+    _play(season, old, ab, ef, 1, date(2024, 10, 5), [winning_deal(n, "home") for n in (1, 2, 3)])
+    figures_selectors.player_figures(anna)
+    with django_assert_num_queries(6):
+        after = figures_selectors.player_figures(anna)
+    assert [row.season for row in after.rows] == [*(row.season for row in before.rows), "2024/25"]
