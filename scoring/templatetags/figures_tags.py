@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django import template
 from django.utils.formats import date_format
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
 
 from scoring.charts.svg import Chart, bar_chart, line_chart
@@ -34,6 +35,48 @@ def band_name(band) -> str:
     if band.high is None:
         return _("%(low)s and more") % {"low": format_number(band.low)}
     return _("%(low)s to %(high)s") % {"low": format_number(band.low), "high": format_number(band.high - 5)}
+
+
+@register.simple_tag
+def figure_rows(lines, field_heading=None) -> str:
+    """The body rows of a table of figures (templates/scoring/figures/_figures_table.html): a row
+    per FigureLine, and the field's value beside the subject's where the table has a column for it
+    (`field_heading`). Drawn in one pass, as the site's other tables are (templatetags/table_rows.py):
+    thirteen rows a season, each cell's lookups and filter once."""
+    rows = []
+    for line in lines:
+        figure = line.figure
+        own = figure_text(line.own, figure.kind)
+        if not field_heading:
+            rows.append(format_html(ROW, figure.key, figure.label, own))
+        else:
+            field = figure_text(line.field, figure.kind) if figure.compared else ""
+            rows.append(format_html(COMPARED_ROW, figure.key, figure.label, own, field))
+    return format_html_join("\n", "{}", ((row,) for row in rows))
+
+
+ROW = '<tr data-figure="{}"><th scope="row">{}</th><td class="num figures-table__own">{}</td></tr>'
+COMPARED_ROW = ROW.replace("</tr>", '<td class="num">{}</td></tr>')
+
+
+@register.simple_tag
+def band_rows(bands, field_heading=None) -> str:
+    """The body rows of the spread chart's numbers (templates/scoring/figures/_bands_table.html),
+    in one pass: a band's name, its deals, their share and, where the table has a column for it
+    (`field_heading`), the field's share."""
+    rows = []
+    for band in bands:
+        cells = [band_name(band), band.deals, figure_text(band.share, "share")]
+        if field_heading:
+            cells.append(figure_text(band.field_share, "share"))
+        rows.append(format_html(BAND_ROW if field_heading else BAND_ROW_ALONE, *cells))
+    return format_html_join("\n", "{}", ((row,) for row in rows))
+
+
+BAND_ROW_ALONE = (
+    '<tr><th scope="row">{}</th><td class="num col-secondary">{}</td><td class="num figures-table__own">{}</td></tr>'
+)
+BAND_ROW = BAND_ROW_ALONE.replace("</tr>", '<td class="num">{}</td></tr>')
 
 
 def _band_label(band) -> str:
