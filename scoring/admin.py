@@ -233,9 +233,11 @@ class CompetitionAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        # The points rules, confirmation or teams may have changed: the stored table follows.
+        # The points rules, confirmation or teams may have changed: the stored table follows, and
+        # the stored ratings (whether its results are public and final: services.rating).
         with transaction.atomic():
             services.standings_refresh(competition=form.instance)
+            services.rating_refresh(matches=form.instance.matches.values_list("pk", flat=True))
 
 
 class RoundAdminForm(forms.ModelForm):

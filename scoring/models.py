@@ -704,6 +704,37 @@ class RoundPlace(models.Model):
         return f"{self.round} – {self.team}: {self.place}"
 
 
+class PlayerRating(models.Model):
+    """A player's Canasta rating before and after one rated match (scoring.engine.rating), with the
+    match's place in the order the rating replays them (`seq`, from 0) and the player's rated
+    matches up to and with it (`played`, which sets his K).
+
+    Kept by the services (scoring/services/rating.py) in the same transaction that makes a match
+    count for the rating or stop counting, or changes its result or its place in the order: the
+    rankings and a player's rating chart read these rows instead of replaying the history."""
+
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="ratings")
+    seq = models.PositiveIntegerField(_("place in the rating's order"))
+    before = models.FloatField(_("rating before"))
+    after = models.FloatField(_("rating after"))
+    played = models.PositiveIntegerField(_("rated matches"))
+
+    class Meta:
+        verbose_name = _("rating after a match")
+        verbose_name_plural = _("ratings after a match")
+        constraints = [
+            models.UniqueConstraint(fields=["match", "player"], name="rating_one_row_per_player_and_match"),
+        ]
+        indexes = [
+            models.Index(fields=["player", "seq"], name="rating_player_seq"),
+            models.Index(fields=["seq"], name="rating_seq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} after {self.match_id}: {self.after:.0f}"
+
+
 class ClubRequest(models.Model):
     """What an invitation and a sign-up request have in common: one club asks, a secretary of the
     other club answers (accepts or declines), and who did which when is kept. Until it is

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 
 from scoring.engine import DealEntry, SideEntry
 from scoring.services.standings import standings_refresh
+from scoring.services.rating import rating_refresh
 from scoring.models import Club, Competition, Match, Player, Round, Team
 
 _counter = itertools.count(1)
@@ -181,6 +182,7 @@ def make_result(competition: Competition, home: Team, away: Team, home_total: in
     if save:
         match.save()
         standings_refresh(competition=competition)  # as the services keep the stored table
+        rating_refresh(matches=[match])  # and the stored ratings
     return match
 
 

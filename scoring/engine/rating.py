@@ -97,9 +97,11 @@ def k_factor(matches_before: int) -> int:
     return K_NEW if matches_before < ESTABLISHED_AFTER else K_ESTABLISHED
 
 
-def rate(matches: Iterable[RatedMatch]) -> Ratings:
-    """Replay `matches` in the order given and return every player's rating."""
-    ratings = Ratings()
+def rate(matches: Iterable[RatedMatch], ratings: Ratings | None = None) -> Ratings:
+    """Replay `matches` in the order given and return every player's rating; from `ratings` (each
+    player's rating and rated matches so far, changed in place) when the replay goes on from a
+    point of the history, else from the start."""
+    ratings = Ratings() if ratings is None else ratings
     for match in matches:
         if match.winner not in RESULT:
             raise ValueError(f"match {match.match_id!r}: winner must be home, away or draw")

@@ -17,10 +17,10 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from scoring.engine.standings import swedish_sort_key
-from scoring.models import Club, Match, Player, RoundPlace, Season, Team
+from scoring.models import Club, Player, RoundPlace, Season, Team
 
 from .counting import number
-from .rating import add_side_totals, final_matches, rating_history
+from .rating import add_side_totals, final_matches, rating_rows
 
 
 @dataclass(frozen=True)
@@ -55,16 +55,10 @@ def _by_season(sides: list[tuple[str, Q]]) -> dict[str, dict]:
 
 def _ratings_at_season_end(player_ids: list[int]) -> dict[int, dict[str, float]]:
     """For each player, season -> the rating after his last rated match of that season."""
-    wanted = set(player_ids)
-    history = rating_history()
-    changes = [c for pid in wanted for c in history.changes_of(pid)]
-    # Only the seasons of these players' matches are read.
-    seasons = dict(
-        Match.objects.filter(pk__in={c.match_id for c in changes}).values_list("id", "competition__season")
-    )
     result: dict[int, dict[str, float]] = {pid: {} for pid in player_ids}
-    for change in changes:
-        result[change.player_id][seasons[change.match_id]] = change.after
+    rows = rating_rows().filter(player_id__in=set(player_ids))
+    for player_id, season, after in rows.values_list("player_id", "match__competition__season", "after"):
+        result[player_id][season] = after  # in order: the last of a season stays
     return result
 
 
@@ -111,16 +105,9 @@ def club_seasons(club: Club) -> list[SeasonFigures]:
 
 def rating_points(player: Player) -> list[RatingPoint]:
     """A player's rating after each of his rated matches, in the order they were played."""
-    changes = rating_history().changes_of(player.pk)
-    if not changes:
-        return []
-    matches = {
-        m.pk: m
-        for m in Match.objects.filter(pk__in=[c.match_id for c in changes]).select_related("round", "competition")
-    }
     points = []
-    for change in changes:
-        match = matches[change.match_id]
+    for change in rating_rows().filter(player=player).select_related("match__round", "match__competition"):
+        match = change.match
         when = match.started_at or match.scheduled_start
         day = timezone.localtime(when).date() if isinstance(when, datetime) else (match.round.date if match.round else None)
         points.append(RatingPoint(match_id=match.pk, when=day, label=f"{match.competition.name} {match.competition.season}", rating=change.after))

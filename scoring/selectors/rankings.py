@@ -8,22 +8,21 @@ series rank ("det är vinst och kortpoäng som räknas", docs/rules.md, "Competi
 then card points for, by the engine's standings ranking; equal rows share a rank ("3=").
 
 The figures are SQL aggregates (one query per side and pair member for players, one per side for
-pairs); the rating comes from the replayed history (selectors.rating). The same rows feed the page
+pairs); the rating is read from the rows the services keep (selectors.rating). The same rows feed the page
 `/rankings/`, and `manage.py rankings --json`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
-from django.db.models import Count, F, Q, QuerySet, Sum
+from django.db.models import F, Q, QuerySet
 
 from scoring.engine.standings import TeamRecord, rank_teams
 from scoring.models import Club, Competition, Match, Player, Team
 
 from .counting import number
-from .rating import add_side_totals, final_matches, rating_history, results_fingerprint
+from .rating import add_side_totals, final_matches, rating_changes, ratings_after_last
 
 RANKING_ORDER = ("points", "card_points_for", "name")
 PLAYERS, PAIRS = "players", "pairs"
@@ -113,20 +112,8 @@ def _sides(list_kind: str) -> list[tuple[str, str]]:
 
 
 def rankings(filter: RankingFilter = RankingFilter(), list_kind: str = PLAYERS) -> list[RankingRow]:
-    """The ranking list of players (or pairs), in rank order (ranked_list), kept while the results
-    and the clubs stand."""
-    clubs = tuple(Club.objects.aggregate(count=Count("id"), versions=Sum("version")).values())
-    return list(ranked_list_while(results_fingerprint(), clubs, filter, list_kind))
-
-
-# Four aggregates over every final match of a federation and the ranking of every player are the
-# ranking page's whole cost; they change with a result, a club's player or pair, not with each page
-# drawn. A server process keeps the lists it ranked last (functools.lru_cache, safe between
-# threads); a new result or club change makes new keys, and the old lists age out.
-@lru_cache(maxsize=64)
-def ranked_list_while(results: tuple, clubs: tuple, filter: RankingFilter, list_kind: str) -> tuple[RankingRow, ...]:
-    """The list ranked while the results and the clubs had these fingerprints."""
-    return tuple(ranked_list(filter, list_kind))
+    """The ranking list of players (or pairs), in rank order."""
+    return ranked_list(filter, list_kind)
 
 
 def summed_totals(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
@@ -142,17 +129,6 @@ def summed_totals(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
             matches = matches.filter(**{f"{path}__club": filter.club})
         add_side_totals(totals, matches, side, F(f"{path}_id"))
     return totals
-
-
-def _rating_at_end(player_ids: set[int], match_ids: set[int]) -> dict[int, float]:
-    """Each player's rating after his last rated match among `match_ids`."""
-    result: dict[int, float] = {}
-    history = rating_history()
-    for player_id in player_ids:
-        for change in history.changes_of(player_id):
-            if change.match_id in match_ids:
-                result[player_id] = change.after
-    return result
 
 
 def ranked_list(filter: RankingFilter, list_kind: str) -> list[RankingRow]:
@@ -180,16 +156,17 @@ def ranked_list(filter: RankingFilter, list_kind: str) -> list[RankingRow]:
     ]
     ranked = rank_teams(records, RANKING_ORDER)
     # The rating: with a season (or kind) chosen, where the player stood after his last match of
-    # it; otherwise today's. A pair's is the mean of its players'.
-    history = rating_history()
-    if filter.season or filter.kind:
-        match_ids = set(_filtered(filter).values_list("id", flat=True))
-        people = set(totals) if list_kind == PLAYERS else {
-            pid for team in objects.values() for pid in (team.player_one_id, team.player_two_id)
-        }
-        at_end = _rating_at_end(people, match_ids)
-    else:
-        at_end = history.ratings.rating
+    # it; otherwise today's. A pair's is the mean of its players'. Every rated match is a final
+    # result of a public competition, as the list's are: the season and kind choose among them.
+    people = set(totals) if list_kind == PLAYERS else {
+        pid for team in objects.values() for pid in (team.player_one_id, team.player_two_id)
+    }
+    where = Q()
+    if filter.season:
+        where &= Q(match__competition__season=filter.season)
+    if filter.kind:
+        where &= Q(match__competition__kind=filter.kind)
+    at_end = ratings_after_last(people, where)
 
     def rating_of(pk: int) -> float | None:
         if list_kind == PLAYERS:
@@ -246,7 +223,7 @@ def ranking_match_rows(filter: RankingFilter, *, player: Player | None = None, t
     matches = list(ranking_matches(filter, player=player, team=team))
     changes = {}
     if player is not None:
-        changes = {c.match_id: c for c in rating_history().changes_of(player.pk)}
+        changes = {c.match_id: c for c in rating_changes(player.pk)}
     rows = []
     for match in matches:
         if team is not None:

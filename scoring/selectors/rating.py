@@ -10,23 +10,21 @@ Terms:
   overs (forfeit, repeated warnings) and void matches are not rated. The two players of a side are
   the team's pair; a substitute is not rated (the protocol does not say whom he replaced).
 
-Nothing is stored: the whole history is replayed in match order, so a corrected result changes every
-later rating, in order. A server process keeps its last replay while the results it was made from
-stand (`results_fingerprint`), so the pages that show ratings (the rankings, a player's, a team's)
-replay the history once per change of a result, not once per page drawn.
+The history is replayed in match order, so a corrected result changes every later rating, in order:
+the services replay it when a result changes and store each player's rating before and after each
+rated match (PlayerRating, services.rating); the pages that show ratings (the rankings, a
+player's, a team's) read those rows and replay nothing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
 from decimal import Decimal
-from functools import lru_cache
 
-from django.db.models import Count, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from scoring.engine.rating import RatedMatch, Ratings, rate
-from scoring.models import Competition, Match
+from scoring.models import Competition, Match, Player, PlayerRating
 
 from .counting import final_q
 
@@ -85,26 +83,35 @@ def rated_matches() -> QuerySet[Match]:
     )
 
 
-@dataclass(frozen=True)
-class RatingHistory:
-    """A replay of every rated match: the engine's Ratings, the matches' ids in order, and each
-    player's changes (in order) for the pages of one player."""
+def rating_rows() -> QuerySet[PlayerRating]:
+    """The stored rating rows (services.rating keeps them), in the order the rating replays the
+    matches."""
+    return PlayerRating.objects.order_by("seq")
 
-    ratings: Ratings
-    order: tuple[int, ...]
-    by_player: dict
 
-    def changes_of(self, player_id: int) -> list:
-        return self.by_player.get(player_id, [])
+def rated_match_ids() -> list[int]:
+    """The rated matches' ids, in the order the rating replays them."""
+    return list(rating_rows().values_list("match_id", flat=True).distinct())
+
+
+def ratings_after_last(player_ids: Iterable[int] | None = None, where: Q = Q()) -> dict[int, float]:
+    """Each player's rating after his last rated match (of those `where` takes, a Q over the
+    rows: `Q(match__competition__season="2026/27")`), of `player_ids` or everyone; a player with
+    no such match is left out. One query, an indexed look-up per player."""
+    last = PlayerRating.objects.filter(where, player=OuterRef("pk")).order_by("-seq").values("after")[:1]
+    players = Player.objects.all() if player_ids is None else Player.objects.filter(pk__in=list(player_ids))
+    return dict(players.annotate(rating=Subquery(last)).exclude(rating=None).values_list("pk", "rating"))
+
+
+def rating_changes(player_id: int) -> list[PlayerRating]:
+    """A player's rating rows (before and after each of his rated matches), in order."""
+    return list(rating_rows().filter(player_id=player_id))
 
 
 def results_fingerprint() -> tuple:
-    """What moves whenever the rated matches or their order may have changed: the ended matches'
-    number, ids and latest change (every service that changes a match saves it, and `updated_at`
-    with it; the status and time index answers this), and which competitions are public and ask for
-    confirmation (which results are final and rated). Two small queries; a deal in a match still
-    being played moves nothing here, as it changes no rating. (A round's date changed after its
-    results were typed in without a time orders them anew only with the next result.)"""
+    """What moves whenever the ended matches or the competitions' settings may have changed: the
+    ended matches' number, ids and latest change, and which competitions are public and ask for
+    confirmation. Two small queries."""
     ended = Match.objects.filter(status__in=Match.ENDED_STATUSES).aggregate(
         count=Count("id"), ids=Sum("id"), latest=Max("updated_at")
     )
@@ -114,35 +121,3 @@ def results_fingerprint() -> tuple:
         confirming=Sum("id", filter=Q(requires_confirmation=True)),
     )
     return (*ended.values(), *competitions.values())
-
-
-def rating_history() -> RatingHistory:
-    """Every player's rating and its changes, replayed from the stored results; the replay is kept
-    while the results it was made from stand (results_fingerprint)."""
-    return history_while(results_fingerprint())
-
-
-@lru_cache(maxsize=1)
-def history_while(fingerprint: tuple) -> RatingHistory:
-    """The replay made while the results had this fingerprint: a server process keeps the latest
-    one (functools.lru_cache, safe between threads), the next result's fingerprint replaces it."""
-    return replayed_history()
-
-
-def replayed_history() -> RatingHistory:
-    """Every player's rating and its changes, replayed from the stored results now."""
-    rows = rated_matches().values_list(
-        "id",
-        "home_team__player_one_id",
-        "home_team__player_two_id",
-        "away_team__player_one_id",
-        "away_team__player_two_id",
-        "winner",
-    )
-    matches = [RatedMatch(pk, (h1, h2), (a1, a2), winner) for pk, h1, h2, a1, a2, winner in rows]
-    ratings = rate(matches)
-    by_player: dict = {}
-    for change in ratings.changes:
-        by_player.setdefault(change.player_id, []).append(change)
-    return RatingHistory(ratings=ratings, order=tuple(m.match_id for m in matches), by_player=by_player)
-

@@ -23,6 +23,7 @@ from scoring.selectors import with_play
 from .locking import lock
 from .audit import audit_log, match_snapshot
 from .errors import DomainError
+from .rating import rating_refresh_after_deleting
 from .seasons import SeasonClosedError, archive_refusal
 
 DELETE, ARCHIVE, REFUSE = "delete", "archive", "refuse"
@@ -157,6 +158,7 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
             team.competitions.clear()
             team.delete()
         obj.delete()
+    rating_refresh_after_deleting()
     audit_log(match=None, user=user, action=f"{plan.kind}_delete", before=before,
               object_type=plan.kind, object_id=pk)  # fmt: skip
     return plan

@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 
 from scoring import permissions
 from scoring.engine.individual import PairingHistory, PlayerStanding, pair_round
+from scoring.engine.rating import START
 from scoring.models import Competition, Match, Player, Round, Team
 from scoring.selectors.chores import present_players
 from scoring.selectors.individual import individual_standings
-from scoring.selectors.rating import rating_history
+from scoring.selectors.rating import ratings_after_last
 
 from .audit import audit_log
 from .errors import DomainError
@@ -101,10 +102,11 @@ def individual_pair_round(
     for pid in Round.sitting_out.through.objects.filter(round__competition=competition).values_list("player_id", flat=True):
         history.sat_out[pid] = history.sat_out.get(pid, 0) + 1
     table = {row.record.team_id: row.record for row in individual_standings(competition)}
-    ratings = rating_history().ratings
+    ratings = ratings_after_last(entrants)
     players = [
         PlayerStanding(pid, points=table[pid].points if pid in table else 0,
-                       card_points=table[pid].card_points_for if pid in table else 0, rating=ratings.of(pid))
+                       card_points=table[pid].card_points_for if pid in table else 0,
+                       rating=ratings.get(pid, START))
         for pid in entrants
     ]
     first = last is None

@@ -26,6 +26,7 @@ from scoring.selectors import with_play
 from .audit import audit_log, match_snapshot
 from .enrolment import require_enrolment_rules, require_team_change_allowed
 from .errors import DomainError, MatchStateError
+from .rating import rating_refresh
 from .standings import standings_refresh
 from .invitations import invitations_sync
 from .locking import lock, lock_competition, lock_match, lock_matches
@@ -129,10 +130,12 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     their matches. A chosen team of another club is invited, and enters when its club accepts
     (services.invitations)."""
     _require(permissions.can_manage_competition(user, competition))
+    rated_by = None
     if competition.pk:
         stored = lock_competition(competition)
         _require(permissions.can_manage_competition(user, stored))
         competition.version = stored.version  # the form's copy is saved whole: with the version moved
+        rated_by = (stored.is_public, stored.requires_confirmation)
     require_open_season(competition.season)
     competition.save()
     if teams is not None:
@@ -154,6 +157,9 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
         require_enrolment_rules(competition, competition.teams.all())
     # Its points rules, whether results need confirmation, or its teams may have changed.
     standings_refresh(competition=competition)
+    if rated_by not in (None, (competition.is_public, competition.requires_confirmation)):
+        # Which of its results are final and public: which are rated (services.rating).
+        rating_refresh(matches=competition.matches.values_list("pk", flat=True))
     return competition
 
 
@@ -170,6 +176,8 @@ def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
     round.save()
     if old_date and round.date and round.date != old_date:
         _move_matches_with_their_round(user, round, old_date)
+        # The day orders the results typed in without a time (selectors.rating.in_played_order).
+        rating_refresh(matches=round.matches.values_list("pk", flat=True))
     return round
 
 
@@ -269,6 +277,7 @@ def match_schedule_update(
     locked.scheduled_start = scheduled_start
     locked.save()
     standings_refresh(competition=locked.competition)  # byes count by their round's results
+    rating_refresh(matches=[locked])  # its round and start order it among the rated matches
     after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
              "home_team": locked.home_team_id, "away_team": locked.away_team_id}
     audit_log(match=locked, user=user, action="match_update", before=before, after=after)

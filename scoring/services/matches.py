@@ -42,6 +42,7 @@ from scoring.selectors.protocols import next_deal_replayed, replayed, row_standi
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
 from .locking import lock_match, move_versions, show_change
+from .rating import rating_part, rating_refresh
 from .standings import standing_part, standings_refresh
 
 S = Match.Status
@@ -56,17 +57,22 @@ def _lock(match: Match, expected_version: int | None, *, locked: bool = False) -
     if not locked:
         match = lock_match(match, expected_version, shown=False)
     show_change(match)
-    # What the match gave the table when locked: _save() compares, and keeps the standings.
+    # What the match gave the table and the rating when locked: _save() compares, and keeps them.
     match.standing_part_when_locked = standing_part(match)
+    match.rating_part_when_locked = rating_part(match)
     return match
 
 
 def _keep_standings(match: Match) -> None:
     """The competition's stored standings rows follow a change of the match's part in the table,
-    in this transaction (services.standings)."""
+    and the stored ratings a change of its part in the rating, in this transaction
+    (services.standings, services.rating)."""
     if standing_part(match) != getattr(match, "standing_part_when_locked", None):
         standings_refresh(competition=match.competition)
         match.standing_part_when_locked = standing_part(match)
+    if rating_part(match) != getattr(match, "rating_part_when_locked", None):
+        rating_refresh(matches=[match])
+        match.rating_part_when_locked = rating_part(match)
 
 
 def _save(match: Match) -> None:
@@ -568,7 +574,8 @@ def matches_record_played(
     protocol values and the engine's numbers, dealt at started_at plus the deal's minute.
 
     For rows no one else sees yet: no version check, no row lock, no audit entry, no notification.
-    The caller refreshes the competitions' stored standings (standings_refresh) when done.
+    The caller refreshes the competitions' stored standings (standings_refresh) when done; the
+    stored ratings follow here (services.rating).
     Returns the saved matches and the number of deals written. A state with a check error or not
     finished is refused (ValueError): the engine must have accepted every deal.
     """
@@ -587,6 +594,7 @@ def matches_record_played(
             deals.append(Deal(match_id=match.pk, **values))
     Deal.objects.bulk_create(deals, batch_size=batch_size)
     move_versions(*matches)
+    rating_refresh(matches=matches)
     return matches, len(deals)
 
 

@@ -32,6 +32,7 @@ from .locking import lock
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import archive_refusal, require_open
+from .rating import rating_refresh
 from .standings import standings_refresh
 
 
@@ -352,6 +353,7 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     duplicate.delete()
     for competition in competitions:
         standings_refresh(competition=competition)
+    rating_refresh(matches=touched)  # other players, or another pair's, on the rated sides
     audit_log(
         match=None, user=user, action=f"{plan.kind}_merge",
         before={"kind": plan.kind, "name": plan.name, "id": duplicate_pk, "into": plan.into, "moves": plan.moves},

@@ -4,41 +4,51 @@ command's JSON held equal to the page, are tests/views/test_rankings_pages.py.""
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone
+from django.db import transaction
 
-from scoring.models import Match
+from scoring import services
+from scoring.engine.rating import rate
+from scoring.models import Match, PlayerRating
 from scoring.selectors.rankings import PAIRS, RankingFilter, rankings
-from scoring.selectors.rating import rating_history
+from scoring.selectors.rating import rated_match_ids, rating_changes
+from scoring.services.locking import lock_match
+from scoring.services.rating import rated_sequence
 
 pytestmark = pytest.mark.django_db
 
 
 def test_rating_replays_played_final_results_in_order(federation):
     m = federation["matches"]
-    history = rating_history()
     # Rated: o1, r1, r2, r3 (the walk over r4 and the unconfirmed match are not).
-    assert set(history.order) == {m["o1"].pk, m["r1"].pk, m["r2"].pk, m["r3"].pk}
+    assert set(rated_match_ids()) == {m["o1"].pk, m["r1"].pk, m["r2"].pk, m["r3"].pk}
     anna = federation["players"]["Anna"].pk
     # Without recorded times: by season, round, table: o1 (2025/26), r1, r2 (table 2), r3 (round 2).
     # o1: Anna 1500 loses to a 1500 pair: 1484. r1: AB 1484 against EF 1516 (32 apart):
     # expected 1 / (1 + 10^(32/400)) = 0.454078, win: + 32 × 0.545922 = 17.4695.
-    changes = [c for c in history.ratings.changes if c.player_id == anna]
+    changes = rating_changes(anna)
     assert [c.match_id for c in changes] == [m["o1"].pk, m["r1"].pk, m["r3"].pk]
     assert changes[0].after == 1484
     assert changes[1].after == pytest.approx(1484 + 17.4695, abs=1e-4)
 
 
-def test_a_corrected_result_is_rated_again(federation):
+def test_a_corrected_result_moves_the_stored_ratings(federation):
+    """The services store the ratings with the change: a result of the season before turned round
+    moves every later rating, each row as a replay of the whole history makes it."""
     m = federation["matches"]
     anna = federation["players"]["Anna"].pk
-    before = rating_history().ratings.of(anna)
-    match = m["o1"]
-    # A correction through the services claims a new version and saves the row (updated_at moves).
-    Match.objects.filter(pk=match.pk).update(
-        winner="away", home_points=0, away_points=1, version=match.version + 1, updated_at=timezone.now()
-    )
-    after = rating_history().ratings.of(anna)
+    before = rating_changes(anna)[-1].after
+    # o1, the first rated match: EF beat AB; now AB won it. A correction in the services' way.
+    match = Match.objects.get(pk=m["o1"].pk)
+    with transaction.atomic():
+        locked = lock_match(match)
+        locked.winner, locked.home_points, locked.away_points = "away", 0, 1
+        locked.save()
+        services.rating_refresh(matches=[locked])
+    after = rating_changes(anna)[-1].after
     assert after > before
+    replayed = rate(rated_sequence())
+    stored = {(row.match_id, row.player_id): (row.before, row.after) for row in PlayerRating.objects.all()}
+    assert stored == {(c.match_id, c.player_id): (c.before, c.after) for c in replayed.changes}
 
 
 def test_player_ranking_of_a_season(federation):
@@ -53,7 +63,7 @@ def test_player_ranking_of_a_season(federation):
     assert rows[0].rank == 1 and rows[0].tied and rows[1].rank_label == "1="
     assert by_name["Anna"].rank == 3 and by_name["Eva"].rank == 5
     # The walk-over match point is in the list but not in the rating; Eva's rating is after r1.
-    eva_changes = [c for c in rating_history().ratings.changes if c.player_id == federation["players"]["Eva"].pk]
+    eva_changes = rating_changes(federation["players"]["Eva"].pk)
     assert by_name["Eva"].rating == pytest.approx(eva_changes[-1].after)
 
 
@@ -63,3 +73,19 @@ def test_club_and_pair_filters(federation):
     assert {row.name for row in rows} == {"Anna", "Bo", "Cilla", "Dan"}
     pairs = rankings(RankingFilter(season="2025/26"), PAIRS)
     assert [(row.name, row.matches, row.points) for row in pairs] == [("Eva/Filip", 1, 1), ("Anna/Bo", 1, 0)]
+
+
+def test_the_match_services_keep_the_stored_ratings(league):
+    """A confirmed result is rated when the services confirm it, stops being rated when the
+    secretary reopens the match, and is rated again once confirmed anew."""
+    played, secretary = league["played"], league["secretary"]
+    sides = {played.home_team.player_one_id, played.home_team.player_two_id,
+             played.away_team.player_one_id, played.away_team.player_two_id}  # fmt: skip
+    assert set(PlayerRating.objects.filter(match=played).values_list("player_id", flat=True)) == sides
+    assert rated_match_ids() == [played.pk]  # the match in play and the hidden competition's are not
+    reopened = services.match_reopen(match=played, user=secretary, reason="Fel i giv 3", expected_version=None)
+    assert not PlayerRating.objects.exists()
+    submitted = services.match_submit(match=reopened, user=secretary, expected_version=None)
+    services.match_confirm(match=submitted, user=league["away_captain"], expected_version=None)
+    winner = PlayerRating.objects.get(match=played, player_id=played.home_team.player_one_id)
+    assert (winner.before, winner.after, winner.played) == (1500, 1516, 1)

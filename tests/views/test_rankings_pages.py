@@ -11,6 +11,8 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
+from scoring.formatting import rating_text
+
 pytestmark = pytest.mark.django_db
 
 
@@ -72,3 +74,23 @@ def test_a_club_filter_beyond_any_id_means_every_club(client, federation):
     response = client.get(reverse("scoring:rankings"), {"club": str(10**30), "season": "no such"})
     assert response.status_code == 200
     assert 'data-id="' in response.content.decode()
+
+
+def test_a_page_replays_nothing(federation, client, monkeypatch):
+    """The rankings, a player's page, a pair's and a ranking row's matches read the stored rows:
+    nothing replays the rating on a GET (every replay asks the engine's expected_score)."""
+
+    def no_replay(*args, **kwargs):
+        raise AssertionError("the rating was replayed on a GET")
+
+    anna = federation["players"]["Anna"]
+    urls = [
+        reverse("scoring:rankings"), reverse("scoring:rankings") + "?season=2026%2F27",
+        reverse("scoring:rankings") + "?list=pairs", reverse("scoring:player-detail", args=[anna.pk]),
+        reverse("scoring:team-detail", args=[federation["teams"]["ab"].pk]),
+    ]  # fmt: skip (the views are imported with the URLs, before the engine is patched)
+    monkeypatch.setattr("scoring.engine.rating.expected_score", no_replay)
+    for url in urls:
+        assert client.get(url).status_code == 200, url
+    page = client.get(reverse("scoring:ranking-player", args=[anna.pk]) + "?season=2025%2F26").content.decode()
+    assert rating_text(1484) in page  # o1: 1500 before, 1484 after, as stored
