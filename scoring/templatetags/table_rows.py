@@ -27,6 +27,7 @@ from django_tables2.utils import AttributeDict
 register = template.Library()
 
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
+UNREAD = object()
 
 
 def any_computed(attrs) -> bool:
@@ -47,6 +48,7 @@ class ColumnCells:
         self.empty_values = column.empty_values
         self.localize = bound_column.localize
         self.accessor = A(bound_column.accessor)
+        self.bits = self.accessor.bits
         parameters = inspect.signature(self.render).parameters.values()
         if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
             self.arguments = CELL_ARGUMENTS
@@ -69,15 +71,39 @@ class ColumnCells:
         if self.drawn_by_tables2:
             return self.escaped(row.get_cell(self.name))
         record = row.record
-        try:
-            value = self.accessor.resolve(record)
-        except Exception:  # as django-tables2: a column that no field backs (its render makes it)
-            value = None
+        value = self.read(record)
+        if value is UNREAD:
+            try:
+                value = self.accessor.resolve(record)
+            except Exception:  # as django-tables2: a column that no field backs (its render makes it)
+                value = None
         if value in self.empty_values:
             return self.escaped(self.default)
+        arguments = self.arguments
+        if arguments == ("value",):
+            return self.escaped(self.render(value=value))
+        if arguments == ("record",):
+            return self.escaped(self.render(record=record))
+        if arguments == ("value", "record"):
+            return self.escaped(self.render(value=value, record=record))
         given = {"value": value, "record": record, "column": self.column, "bound_column": self.bound_column,
                  "bound_row": row, "table": table}  # fmt: skip
-        return self.escaped(self.render(**{name: given[name] for name in self.arguments}))
+        return self.escaped(self.render(**{name: given[name] for name in arguments}))
+
+    def read(self, record):
+        """The value by the accessor where each step is a plain attribute of an object that cannot
+        be indexed (what Accessor.resolve comes to after its index look-up fails), else UNREAD:
+        Accessor.resolve reads it (a dict, a list, a callable on the way)."""
+        current = record
+        for bit in self.bits:
+            if hasattr(type(current), "__getitem__"):
+                return UNREAD
+            current = getattr(current, bit, UNREAD)
+            if current is UNREAD or callable(current):
+                return UNREAD
+            if current is None:
+                return None
+        return current
 
     def escaped(self, cell) -> str:
         """The cell as the template draws it: `{{ cell }}`, `{{ cell|localize }}` or `{{ cell|unlocalize }}`."""
@@ -108,13 +134,28 @@ class RowAttributes:
                 self.attrs.append((name, value, None))
 
     def html(self, row) -> str:
-        given = {"table": self.table, "record": row.record}
-        attrs = {}
+        """As AttributeDict(...).as_html() draws them, in their order: each attribute that is not
+        None, escaped, the row's parity added to its class."""
+        record = row.record
+        pairs = []
+        css_at = None
         for name, value, wanted in self.attrs:
-            attrs[name] = value if wanted is None else value(**{key: given[key] for key in wanted})
+            if wanted is not None:
+                value = value(**{key: self.table if key == "table" else record for key in wanted})
+            if name == "class":
+                css_at = len(pairs)
+            pairs.append((name, value))
         parity = row.get_even_odd_css_class()
-        attrs["class"] = f"{attrs['class']} {parity}" if attrs.get("class") else parity
-        return AttributeDict(attrs).as_html()
+        if css_at is None:
+            pairs.append(("class", parity))
+        else:
+            css = pairs[css_at][1]
+            pairs[css_at] = ("class", f"{css} {parity}" if css else parity)
+        return " ".join([
+            f'{conditional_escape(name)}="{conditional_escape(value)}"'
+            for name, value in pairs
+            if value is not None and name not in AttributeDict.blacklist
+        ])  # fmt: skip
 
 
 @register.simple_tag
@@ -131,7 +172,7 @@ def table_rows(table):
         row_attributes = None  # nested attributes: django-tables2's own computation
     lines = []
     for row in rows:
-        cells = "".join(f"<td {column.td}>{column.cell(row, table)}</td>" for column in columns)
+        cells = "".join([f"<td {column.td}>{column.cell(row, table)}</td>" for column in columns])
         attrs = row_attributes.html(row) if row_attributes else row.attrs.as_html()
         lines.append(f"<tr {attrs}>{cells}</tr>")
     return mark_safe("\n".join(lines))  # noqa: S308 (every cell escaped above, the attributes by as_html)
