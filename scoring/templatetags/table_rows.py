@@ -13,6 +13,7 @@ choices) has each of its cells drawn by django-tables2 itself (`BoundRow.get_cel
 
 from __future__ import annotations
 
+import html
 import inspect
 
 from django import template
@@ -108,12 +109,18 @@ class ColumnCells:
     def escaped(self, cell) -> str:
         """The cell as the template draws it: `{{ cell }}`, `{{ cell|localize }}` or `{{ cell|unlocalize }}`."""
         if isinstance(cell, str):
-            return conditional_escape(cell)
+            return escaped_text(cell)
         if type(cell) is int and not settings.USE_THOUSAND_SEPARATOR:
             return str(cell)  # what localize makes of a whole number without grouping
         if self.localize is None:
             return conditional_escape(formats.localize(template_localtime(cell)))
         return conditional_escape(str(formats.localize(cell, use_l10n=bool(self.localize))))
+
+
+def escaped_text(text: str) -> str:
+    """conditional_escape of a string: safe text as it is, other text escaped as django.utils.html.escape
+    does (html.escape), without the lazy-argument check each call of those makes."""
+    return text.__html__() if hasattr(text, "__html__") else html.escape(text)
 
 
 class RowAttributes:
@@ -152,7 +159,7 @@ class RowAttributes:
             css = pairs[css_at][1]
             pairs[css_at] = ("class", f"{css} {parity}" if css else parity)
         return " ".join([
-            f'{conditional_escape(name)}="{conditional_escape(value)}"'
+            f'{escaped_text(name)}="{conditional_escape(value) if type(value) is not str else html.escape(value)}"'
             for name, value in pairs
             if value is not None and name not in AttributeDict.blacklist
         ])  # fmt: skip
