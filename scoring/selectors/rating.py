@@ -83,6 +83,10 @@ def rated_matches() -> QuerySet[Match]:
     )
 
 
+# Up to this many players are asked for by id; more are picked out of everyone's.
+FEW_PLAYERS = 50
+
+
 def rating_rows() -> QuerySet[PlayerRating]:
     """The stored rating rows (services.rating keeps them), in the order the rating replays the
     matches."""
@@ -97,10 +101,15 @@ def rated_match_ids() -> list[int]:
 def ratings_after_last(player_ids: Iterable[int] | None = None, where: Q = Q()) -> dict[int, float]:
     """Each player's rating after his last rated match (of those `where` takes, a Q over the
     rows: `Q(match__competition__season="2026/27")`), of `player_ids` or everyone; a player with
-    no such match is left out. One query, an indexed look-up per player."""
+    no such match is left out. One query, an indexed look-up per player (a long list of ids is
+    picked out here: the SQL of an IN list of a federation's players costs more to build)."""
     last = PlayerRating.objects.filter(where, player=OuterRef("pk")).order_by("-seq").values("after")[:1]
-    players = Player.objects.all() if player_ids is None else Player.objects.filter(pk__in=list(player_ids))
-    return dict(players.annotate(rating=Subquery(last)).exclude(rating=None).values_list("pk", "rating"))
+    wanted = None if player_ids is None else set(player_ids)
+    players = Player.objects.all()
+    if wanted is not None and len(wanted) <= FEW_PLAYERS:
+        players = players.filter(pk__in=wanted)
+    rows = players.annotate(rating=Subquery(last)).exclude(rating=None).values_list("pk", "rating").order_by()
+    return {pk: rating for pk, rating in rows if wanted is None or pk in wanted}
 
 
 def rating_changes(player_id: int) -> list[PlayerRating]:
