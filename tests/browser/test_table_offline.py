@@ -205,3 +205,52 @@ def test_a_queued_deal_the_server_refuses_is_put_right_in_its_place(live_server,
     # What the browser says of a request the lost connection cut short, and of the refusal: expected.
     expected = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "htmx:sendError", "422")
     assert [p for p in problems if not any(text in p for text in expected)] == []
+
+
+def test_a_phone_both_teams_share_keeps_the_other_code(live_server, browser):
+    """The other team's code added once is kept on the phone: the table's page opened again from
+    its plain address (the table card's QR code, a bookmark) is drawn with both teams' buttons."""
+    setup = f.protocol_setup()
+    link = services.table_link_issue(match=setup["match"], user=setup["secretary"])
+    home, problems = open_phone(browser, live_server, link.code)
+    expect(home.locator("#deal-form input[type=radio][name=side]")).to_have_count(0)
+    home.goto(live_server.url + reverse("scoring:table", args=[link.code]) + f"?with={link.away_code}")
+    expect(home.locator("#deal-form input[type=radio][name=side]")).to_have_count(2)
+
+    home.goto(live_server.url + reverse("scoring:table", args=[link.code]))
+    expect(home).to_have_url(re.compile(rf"\?with={link.away_code}$"))
+    expect(home.locator("#deal-form input[type=radio][name=side]")).to_have_count(2)
+    expect(home.locator(".table-queue__item")).to_have_count(0)
+    assert problems == []
+
+
+def test_a_new_service_worker_keeps_only_the_pages_and_its_own_files(live_server, browser, client):
+    """What an earlier version of the service worker kept on the phone goes when this one takes
+    over: an earlier worker's cache, and in this worker's own cache a file of an earlier version
+    (stored names change with their content). The table's page stays, for a reload offline."""
+    setup = f.protocol_setup()
+    link = services.table_link_issue(match=setup["match"], user=setup["secretary"])
+    worker = client.get(reverse("scoring:table-sw")).content.decode()
+    own_cache = re.search(r'var CACHE = "([^"]+)"', worker).group(1)
+    page, problems = open_page(browser, **PHONE)
+    # Left by an earlier version before this page registers its worker (registering waits for it).
+    page.add_init_script(f"""(() => {{
+      const left = Promise.all([
+        caches.open("canasta-table-v0").then((cache) => cache.put("/t/EARLIER/", new Response("an earlier page"))),
+        caches.open("{own_cache}").then((cache) => cache.put("/static/scoring/js/table.0ld.js", new Response("old"))),
+      ]);
+      const register = navigator.serviceWorker.register.bind(navigator.serviceWorker);
+      navigator.serviceWorker.register = (...args) => left.then(() => register(...args));
+    }})()""")
+    page.goto(live_server.url + reverse("scoring:table", args=[link.code]))
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => caches.match(location.pathname, {ignoreVary: true}).then((kept) => !!kept)")
+
+    assert page.evaluate("() => caches.keys()") == [own_cache]
+    kept = page.evaluate(
+        f"() => caches.open('{own_cache}').then((cache) => cache.keys()).then((all) => all.map((r) => new URL(r.url).pathname))"
+    )
+    assert "/static/scoring/js/table.0ld.js" not in kept
+    assert reverse("scoring:table", args=[link.code]) in kept
+    assert any(path.startswith("/static/scoring/js/table.") for path in kept)
+    assert problems == []

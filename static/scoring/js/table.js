@@ -1,14 +1,13 @@
 /*
  * The table's page (/t/<code>/). Without this file every form posts and the page comes back; with
- * it the server still draws what the page shows (htmx in page.html: the live check, the state every
- * few seconds), the hall clock counts down in hall-clock.js, and this file keeps what lives on the
- * device only:
+ * it htmx draws what the server draws (page.html: the live check, the state every few seconds) and
+ * hall-clock.js counts down. This file keeps what lives on the device only:
  *
- * - everything sent goes first into a queue in localStorage, with an id made here, and leaves it
- *   when the server has answered: a lost connection loses nothing, a deal sent twice is stored once,
- *   and a deal the server refuses keeps its place in the queue while it is put right in the form;
- * - what is typed (a reload keeps it); a deal this phone sent that the other team rejects, or whose
- *   number was taken meanwhile (a conflict), comes back into the form: nothing is typed twice;
+ * - the queue: everything sent waits in localStorage, under an id made here, until the server has
+ *   answered: a lost connection loses nothing, a deal sent twice is stored once, and a deal the
+ *   server refuses keeps its place in the queue while it is put right in the form;
+ * - the draft: what is typed survives a reload; a deal this phone sent that the other team rejects,
+ *   or whose number was taken meanwhile (a conflict), comes back into the form;
  * - the latest state seen, shown over the older one of the page the service worker (/t/sw.js) kept;
  * - the other team's code on a phone both teams share, sent with everything.
  */
@@ -44,19 +43,27 @@
   const stateData = () => document.getElementById("table-state-data").dataset;
   const renderedMs = () => Number(stateData().renderedMs);
   const refresh = () => htmx.trigger(stateBox, "refresh");
+  const field = (fields, name) => (fields.find((pair) => pair[0] === name) || ["", ""])[1];
 
   // The queue's items: { id, url, kind ("deal" or "other"), label, fields (pairs of name and value,
   // as FormData gives them), refused (the server's message), refusal (its problems, drawn) }.
   const queue = () => load("queue", []);
   function saveQueue(items) {
     store("queue", items);
-    showQueue();
-    showForm();
+    show();
   }
   const changeItem = (id, change) => saveQueue(queue().map((item) => (item.id === id ? { ...item, ...change } : item)));
   const dropItem = (id) => saveQueue(queue().filter((item) => item.id !== id));
-  const field = (fields, name) => (fields.find((pair) => pair[0] === name) || ["", ""])[1];
   const agreed = (item) => field(item.fields, "both") === "yes"; // by both teams, on this phone
+  const queuedDeals = () => queue().filter((item) => item.kind === "deal");
+  // The queue stops at a deal the server refused (those after it would be refused too): the form
+  // holds it until it is put right.
+  const refusedDeal = () => queuedDeals().find((item) => item.refused);
+  // The first item to send, in order; none past a deal the server refused.
+  function nextToSend() {
+    const item = queue().find((queued) => !queued.refused || queued.kind === "deal");
+    return item && !item.refused ? item : null;
+  }
 
   // The line under the codes: no connection, the link gone, the other team's code forgotten, a refusal.
   function say(text) {
@@ -74,52 +81,40 @@
     say(data.textOtherForgotten);
   }
 
-  // The state's answer to a code (or to none): 200; 403 when that code is refused; 404 when the
-  // link is gone. A state asked for with a code refuses nothing else, so it tells them apart.
-  const stateStatus = (code) => fetch(withOther(data.stateUrl, code), { cache: "no-store" }).then((r) => r.status, () => 0);
-
-  function post(url, fields) {
-    const body = new URLSearchParams(fields);
-    if (otherCode()) body.append("other_code", otherCode());
-    const token = document.querySelector("input[name=csrfmiddlewaretoken]").value;
-    return fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json", "X-CSRFToken": token } });
-  }
-
   // The latest state seen, drawn just now, for a reload without a network (the page kept may be
   // older), with how far the server's clock is from this phone's.
-  function keepState() {
-    const kept = load("state", null);
-    if (!kept || kept.ms <= renderedMs()) store("state", { ms: renderedMs(), html: stateBox.innerHTML, offset: renderedMs() - Date.now() });
-  }
+  const keepState = () => store("state", { ms: renderedMs(), html: stateBox.innerHTML, offset: renderedMs() - Date.now() });
 
   // -- the deal form --------------------------------------------------------------------------------
 
-  const queuedDeals = () => queue().filter((item) => item.kind === "deal");
   // After the latest state seen, and every deal still waiting on this phone to be sent.
   const nextNumber = () => Number(stateData().nextNumber) + queuedDeals().length;
   const correcting = () => form.elements.kind.value === "correction";
-  // The queue stops at a deal the server refused (those after it would be refused too): the form
-  // holds it until it is put right.
-  const refusedDeal = () => queuedDeals().find((item) => item.refused);
+  const fieldsOf = (element) => [...new FormData(element)].filter(([name]) => !SENT_LATER.includes(name));
   const typed = () => fieldsOf(form).filter(([name]) => !NOT_DEAL.includes(name));
-  // A deal's fields in one text, to tell whether the form holds them (an empty count is 0, and the
-  // conflict they came from, resend_of, does not count).
-  const dealText = (fields) => fields.map(([name, value]) => [name, value.trim()])
-    .filter(([name, value]) => !NOT_DEAL.includes(name) && name !== "resend_of" && value && (value !== "0" || name.endsWith("_cards")))
-    .map(([name, value]) => `${name}=${value}`).sort().join("&");
-  const formHolds = (fields) => dealText(typed()) === dealText(fields);
+  // Nothing typed: an empty count is 0, and the conflict the numbers came from (resend_of) no number.
+  const blank = () => typed().every(([name, value]) => name === "resend_of" || !value.trim()
+    || (value.trim() === "0" && !name.endsWith("_cards")));
 
   // What is typed is kept (a refused deal in the form is the queue's); emptied, it is no longer the
   // conflict that came back into it.
   function saveDraft() {
     if (refusedDeal()) return;
-    if (formHolds([])) form.elements.resend_of.value = "";
+    if (blank()) form.elements.resend_of.value = "";
     store("draft", Object.fromEntries(typed()));
   }
 
-  // Hidden while a deal of this phone waits for the other team's agreement, or when no deal is taken.
-  function showForm() {
-    const state = stateData(), refused = refusedDeal(), deals = queuedDeals();
+  // Each item waiting on this device; a conflict's numbers on their way again are not offered again.
+  // The form is hidden while a deal of this phone waits for the other team's agreement, or when no
+  // deal is taken.
+  function show() {
+    const items = queue(), state = stateData(), refused = refusedDeal(), deals = queuedDeals();
+    document.getElementById("queue").hidden = !items.length;
+    document.getElementById("queue-list").replaceChildren(...items.map(queueRow));
+    const resent = items.map((item) => field(item.fields, "resend_of"));
+    stateBox.querySelectorAll("form.table-resend").forEach((resend) => {
+      resend.querySelector("button").disabled = resent.includes(resend.elements.resend_of.value);
+    });
     form.hidden = !(correcting() || refused || ((state.accepts === "1" || deals.length) && deals.every(agreed)));
     if (refused || !correcting()) {
       const number = refused ? field(refused.fields, "number") : String(nextNumber());
@@ -169,51 +164,33 @@
       const id = Number(shown.dataset.proposal), sent = load("sent", []);
       if (!sent.includes(id)) return;
       store("sent", sent.filter((known) => known !== id));
-      if (correcting() || refusedDeal() || !formHolds([])) return;
+      if (correcting() || refusedDeal() || !blank()) return;
       fillForm([...new URLSearchParams(shown.dataset.typed), ["resend_of", shown.dataset.role === "conflict" ? String(id) : ""]]);
     });
   }
 
   // -- the queue ------------------------------------------------------------------------------------
 
-  function fieldsOf(element, submitter) {
-    const fields = [...new FormData(element)].filter(([name]) => !SENT_LATER.includes(name));
-    if (submitter && submitter.name) fields.push([submitter.name, submitter.value]);
-    return fields;
-  }
-
-  // Each item waiting on this device; a conflict's numbers on their way again are not offered again.
-  function showQueue() {
-    const items = queue();
-    document.getElementById("queue").hidden = !items.length;
-    document.getElementById("queue-list").replaceChildren(...items.map(queueRow));
-    const resent = items.map((item) => field(item.fields, "resend_of"));
-    stateBox.querySelectorAll("form.table-resend").forEach((resend) => {
-      resend.querySelector("button").disabled = resent.includes(resend.elements.resend_of.value);
-    });
-  }
-
-  // An item of the queue (page.html's template), with the buttons that fit it.
+  // An item of the queue (page.html's template, with the parts that fit it).
   function queueRow(item) {
     const row = document.getElementById("queue-row").content.firstElementChild.cloneNode(true);
-    const fields = item.fields, other = field(fields, "side") === "home" ? data.awayName : data.homeName;
+    const fields = item.fields, side = field(fields, "side");
     const what = item.kind !== "deal" ? item.label : `${data.textDeal} ${field(fields, "number")}: `
       + `${data.homeName} ${field(fields, "home_cards") || "0"}, ${data.awayName} ${field(fields, "away_cards") || "0"}`;
     row.dataset.id = item.id;
     if (item.refused) row.dataset.refused = "1";
     row.querySelector("[data-role=text]").textContent = `${what} – ${item.refused ? `${data.textRefused}: ${item.refused}` : data.textUnsent}`;
-    row.querySelector("[data-action=agree]").textContent = `${other} ${data.textAgrees}`; // on this phone, which holds its code
-    row.querySelector("[data-action=elsewhere]").textContent = " " + data.textAnswersElsewhere.replace("{team}", other);
     const unanswered = item.kind === "deal" && !item.refused && !agreed(item);
     const fits = { agree: unanswered && otherCode(), elsewhere: unanswered && !otherCode(), remove: item.refused };
-    Object.entries(fits).forEach(([action, shown]) => shown || row.querySelector(`[data-action=${action}]`).remove());
+    row.querySelectorAll("[data-action]").forEach((part) => (fits[part.dataset.action] && (part.dataset.side || side) === side) || part.remove());
     return row;
   }
 
-  // The first item to send, in order; none past a deal the server refused.
-  function nextToSend() {
-    const item = queue().find((queued) => !queued.refused || queued.kind === "deal");
-    return item && !item.refused ? item : null;
+  function post(url, fields) {
+    const body = new URLSearchParams(fields);
+    if (otherCode()) body.append("other_code", otherCode());
+    const token = document.querySelector("input[name=csrfmiddlewaretoken]").value;
+    return fetch(url, { method: "POST", body, credentials: "same-origin", headers: { Accept: "application/json", "X-CSRFToken": token } });
   }
 
   // What waits is sent in order, until the queue is empty (then the state is asked for again), the
@@ -242,9 +219,9 @@
       else {
         // The other team's code refused, the link gone, or this one item refused (a side this phone
         // holds no code for): the state, asked for with the same code, tells which.
-        const stateAnswer = await stateStatus(sentWith);
-        if (stateAnswer === 403 && sentWith) forgetOther(sentWith);
-        else if (stateAnswer !== 200) { say(data.textGone); goOn = false; }
+        const state = await fetch(withOther(data.stateUrl, sentWith), { cache: "no-store" }).then((r) => r.status, () => 0);
+        if (state === 403 && sentWith) forgetOther(sentWith);
+        else if (state !== 200) { say(data.textGone); goOn = false; }
         else refuse(item, answer);
       }
     } catch (error) { online(false); goOn = false; }
@@ -273,7 +250,7 @@
     }
     if (dealForm) form.elements.client_id.value = newId();
     const submitter = event.submitter || lastPressed;
-    let fields = fieldsOf(target, submitter);
+    let fields = fieldsOf(target).concat(submitter?.name ? [[submitter.name, submitter.value]] : []);
     const refused = dealForm && refusedDeal();
     if (refused) { // put right: in its place in the queue, with its number; the draft comes back
       changeItem(refused.id, { fields: agreed(refused) ? fields.concat([["both", "yes"]]) : fields, refused: "", refusal: "" });
@@ -286,13 +263,14 @@
     const label = (dealForm ? form.querySelector("[data-role=title]") : submitter)?.textContent.trim() || "";
     // Under the id the server made for what it offered, when it did: sent twice, it is taken once.
     const item = { id: field(fields, "client_id") || newId(), url: target.action, kind, label, fields };
+    // The form is free: it was sent, or it held the conflict sent again here. A correction (rule 35)
+    // is sent once: the form is the next deal's again.
+    if (dealForm || (kind === "deal" && field(fields, "resend_of") === form.elements.resend_of.value)) fillForm([]);
     if (dealForm) {
-      fillForm([]);
-      // A correction (rule 35) is sent once: the form is the next deal's again.
       form.elements.kind.value = "deal";
       form.elements.correct_number.value = "";
       form.querySelectorAll("[data-role=correcting], [data-role=cancel-correction]").forEach((element) => { element.hidden = true; });
-    } else if (kind === "deal" && formHolds(fields)) fillForm([]); // the conflict in the form is sent: the form is free
+    }
     saveQueue(queue().concat([item]));
     flush();
   }
@@ -314,29 +292,29 @@
   // -- htmx: the live check and the state ------------------------------------------------------------
 
   document.addEventListener("htmx:configRequest", (event) => {
-    const detail = event.detail;
-    if (detail.elt === stateBox) {
-      // With the other team's code kept here, and the validator of the state shown.
-      stateWith = otherCode();
-      detail.path = withOther(data.stateUrl, stateWith);
-      detail.headers["If-None-Match"] = `"${stateData().tag}"`;
-    } else if (detail.elt === form) detail.formData.delete("other_code"); // the check needs no other code
-  });
-  document.addEventListener("htmx:beforeRequest", (event) => {
-    const elt = event.detail.elt;
+    const detail = event.detail, elt = detail.elt;
     if (offline() || document.visibilityState === "hidden" || (elt === form && form.hidden)) {
       event.preventDefault();
       if (offline()) online(false);
     } else if (elt === stateBox && nextToSend()) { // what waits to be sent goes first; the state follows
       event.preventDefault();
       flush();
-    }
+    } else if (elt === stateBox) { // with the other team's code kept here, and the validator of the state shown
+      stateWith = otherCode();
+      detail.path = withOther(data.stateUrl, stateWith);
+      detail.headers["If-None-Match"] = `"${stateData().tag}"`;
+    } else if (elt === form) detail.formData.delete("other_code"); // the check needs no other code
   });
   // After the state was drawn again (200), or was still the latest (304), or could not be asked for.
   document.addEventListener("htmx:afterRequest", (event) => {
     const status = event.detail.xhr.status;
     if (event.detail.elt !== stateBox) return;
     if (status === 200) keepState();
+    // The page drawn without the other team's code this phone keeps, which the server has just
+    // taken: drawn again with it (both teams' buttons).
+    if (status === 200 && stateWith && !data.otherCode && !/[?&]with=/.test(location.search)) {
+      location.replace(withOther(location.pathname, stateWith));
+    }
     if (status === 403 && stateWith) {
       forgetOther(stateWith);
       window.setTimeout(refresh);
@@ -344,29 +322,16 @@
     else if (!status) online(false);
     else if (status < 400) online(true);
     followSent();
-    showQueue();
-    showForm();
+    show();
   });
   // The hall clock gave a signal: the state (what may be entered) changes with it.
   document.addEventListener("hall-clock:signal", refresh);
 
   // -- the page ---------------------------------------------------------------------------------------
 
-  // The page drawn without the other team's code this phone keeps: drawn again with it (both teams'
-  // buttons), once the server has said the code is still this table's.
-  function followOther() {
-    const code = otherCode();
-    if (data.otherCode || !code || offline() || /[?&]with=/.test(location.search)) return;
-    stateStatus(code).then((status) => {
-      if (status === 200) location.replace(withOther(location.pathname, code));
-      else if (status === 403) forgetOther(code);
-    });
-  }
-
   // After htmx has started (its own listener came first) and before hall-clock.js reads its clock.
   document.addEventListener("DOMContentLoaded", () => {
     if (data.otherCode) store("other", data.otherCode);
-    followOther();
     // Without a network the page is the service worker's copy: the later of it and the state kept is
     // shown, on the server's time as last seen (hall-clock.js reads it).
     const kept = load("state", null), keptIsLater = !!kept && kept.ms > renderedMs();
@@ -383,17 +348,15 @@
     const draft = load("draft", null);
     if (draft && !correcting()) fillForm(Object.entries(draft));
     showRefused(); // a deal the server refused before the reload is put right where it was
-    form.addEventListener("input", saveDraft);
-    form.addEventListener("change", saveDraft);
+    ["input", "change"].forEach((type) => form.addEventListener(type, saveDraft));
     document.addEventListener("submit", enqueueForm);
     stateBox.addEventListener("click", (event) => { lastPressed = event.target.closest("button[type=submit]"); });
     document.getElementById("queue-list").addEventListener("click", queueAction);
     followSent();
-    showQueue();
-    showForm();
+    show();
     window.addEventListener("online", flush);
     window.addEventListener("offline", () => online(false));
-    flush();
+    flush(); // then the state, asked for with the other team's code this phone keeps
     // The service worker keeps the page for a reload without a network (sw.js).
     if ("serviceWorker" in navigator) navigator.serviceWorker.register(data.swUrl).catch(() => { /* the page works online */ });
   });
