@@ -234,10 +234,12 @@ class CompetitionAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
         # The points rules, confirmation or teams may have changed: the stored table follows, and
-        # the stored ratings (whether its results are public and final: services.rating).
+        # the stored ratings (whether its results are public and final: services.rating), and its
+        # figures' sums (which results are final, its rounds' dates: services.figures).
         with transaction.atomic():
             services.standings_refresh(competition=form.instance)
             services.rating_refresh(matches=form.instance.matches.values_list("pk", flat=True))
+            services.figures_refresh(competitions=[form.instance])
 
 
 class RoundAdminForm(forms.ModelForm):
@@ -259,6 +261,14 @@ class RoundAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
     list_display = ["__str__", "competition", "date"]
     list_filter = ["competition"]
     autocomplete_fields = ["competition"]
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)
+        # Its date is the month its results were played in, of the competition it is in now and of
+        # the one it was in (services.figures).
+        with transaction.atomic():
+            moved_from = form.initial.get("competition")
+            services.figures_refresh(competitions={form.instance.competition_id, moved_from} - {None})
 
 
 class DealInline(admin.TabularInline):

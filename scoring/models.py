@@ -704,6 +704,46 @@ class RoundPlace(models.Model):
         return f"{self.round} – {self.team}: {self.place}"
 
 
+class FigureSums(models.Model):
+    """The sums the Canasta figures are made of (selectors.figures.Figures), over the side-deals of
+    a competition's final results played in one round and month: both sides of every deal.
+
+    Kept by the services (scoring/services/figures.py) in the same transaction that changes which
+    of the competition's results are final, a final result's deals, or the round or day it was
+    played on, so that the federation's figures beside every player's, pair's and club's, and a
+    competition's round by round, add up a few stored rows instead of every deal. Whether the
+    competition is public and its season are read with them."""
+
+    competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
+    round = models.ForeignKey(Round, null=True, on_delete=models.CASCADE, related_name="+")
+    month = models.DateField(null=True)
+    matches = models.PositiveIntegerField(default=0)
+    deals = models.PositiveIntegerField(default=0)
+    natural = models.PositiveIntegerField(default=0)
+    mixed = models.PositiveIntegerField(default=0)
+    went_out = models.PositiveIntegerField(default=0)
+    concealed = models.PositiveIntegerField(default=0)
+    red_threes = models.PositiveIntegerField(default=0)
+    red_three_deals = models.PositiveIntegerField(default=0)
+    score = models.BigIntegerField(default=0)
+    score_squares = models.BigIntegerField(default=0)
+    clock_ends = models.PositiveIntegerField(default=0)
+    target_ends = models.PositiveIntegerField(default=0)
+    target_minutes = models.FloatField(default=0)
+    timed_targets = models.PositiveIntegerField(default=0)
+    band0 = models.PositiveIntegerField(default=0)
+    band1 = models.PositiveIntegerField(default=0)
+    band2 = models.PositiveIntegerField(default=0)
+    band3 = models.PositiveIntegerField(default=0)
+    band4 = models.PositiveIntegerField(default=0)
+    band5 = models.PositiveIntegerField(default=0)
+    band6 = models.PositiveIntegerField(default=0)
+    band7 = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.competition_id}, {self.round_id}, {self.month}: {self.deals}"
+
+
 class PlayerRating(models.Model):
     """A player's Canasta rating before and after one rated match (scoring.engine.rating), with the
     match's place in the order the rating replays them (`seq`, from 0) and the player's rated

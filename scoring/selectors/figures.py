@@ -9,12 +9,12 @@ as for the ranking lists and the season figures: confirmed protocols (or, where 
 no confirmation, finished ones) of public competitions; a walk over has no deals and counts for no
 figure here.
 
-The database adds up: one aggregate query per side of the table (home, away), grouped by season and
-month (a player, pair or club) or by round and by team (a competition), returns sums, counts and
-sums of squares; Python only adds the two sides' rows together and divides. The number of queries
-does not grow with the number of matches or deals. The federation's figures, beside every
-player's, pair's and club's, and a competition's round by round are kept by the process while the
-results they were made from stand (below, "what a process keeps").
+The database adds up: one statement of sums grouped by match over the deals of a player's, pair's
+or club's matches (subject_by_month), or one aggregate query per side of the table grouped by team
+(a competition's pairs), returns sums, counts and sums of squares; Python adds the sides it
+counts and divides. The number of queries does not grow with the number of matches or deals. The
+federation's figures, beside every player's, pair's and club's, and a competition's round by round
+are sums the services store (below, "what the services keep").
 
 A club's pairs may meet each other: each side of such a deal is the club's, and counts once for
 each side, as both sides count in the club's season figures (selectors.history).
@@ -25,19 +25,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, fields
 from datetime import date, datetime, timedelta
-from functools import lru_cache
 
 from django.db import connection
-from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Max, Q, QuerySet, Sum
+from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
 from django.db.models.functions import Coalesce, TruncDate, TruncMonth
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.standings import swedish_sort_key
-from scoring.models import Club, Competition, Deal, Match, Player, Team
+from scoring.models import Club, Competition, Deal, FigureSums, Match, Player, Team
 
 from .counting import counting_statuses, final_q
-from .rating import results_fingerprint
 
 SIDES = ("home", "away")
 # Deal scores are counted in bands for the spread's chart: below 0, then 500 points wide from 0 to
@@ -514,7 +512,7 @@ def subject_by_month(kind: str, subject: Player | Team | Club) -> dict[tuple, Fi
 
 def subject_figures(kind: str, subject: Player | Team | Club) -> SubjectFigures:
     """A player's, pair's or club's figures (`kind` "player", "team" or "club"): subject_by_month,
-    and the federation's as this process keeps them (federation_by_month)."""
+    and the federation's as the services keep them (federation_by_month)."""
     own = subject_by_month(kind, subject)
     field = federation_by_month()
     by_season: dict[str, Figures] = {}
@@ -602,7 +600,7 @@ def competition_deals(competition: Competition) -> QuerySet[Deal]:
 
 
 def competition_figures(competition: Competition, *, teams: bool = False) -> CompetitionFigures:
-    """Round by round as this process keeps them (competition_by_round); with `teams`, two queries
+    """Round by round as the services keep them (competition_by_round); with `teams`, two queries
     more (pair by pair) and one for their names."""
     by_round = competition_by_round(competition)
     total = sum(by_round.values(), NO_FIGURES)
@@ -626,44 +624,60 @@ def _round_key(item) -> int:
     return number or 0
 
 
-# -- what a process keeps --------------------------------------------------------------------------
+# -- what the services keep ------------------------------------------------------------------------
 #
 # The federation's figures are the same on every player's, pair's and club's page, and a
-# competition's on every look at its page, and adding them up reads every counted deal. A server
-# process keeps the last ones it added up while the results they were made from stand, as it keeps
-# the rating's replay (selectors.rating.results_fingerprint): a deal of a match still being played
-# changes no final result, so a round night's deals cost nothing here.
+# competition's round by round on every look at its page; adding them up from the deals read every
+# counted deal (1.6 s at the federation's size). The services keep their sums instead, a row per
+# competition, round and month (models.FigureSums, services.figures.figures_refresh), in the
+# transaction that changes them, as they keep the standings rows: a page adds up a few hundred
+# stored rows (one grouped query), whatever the number of deals, and a deal of a match still
+# being played writes nothing there. Stored rather than kept by each process: the sums are right
+# the moment the change commits, in every process, with no stamp of the results to compare.
+
+STORED = (*ACCUMULATED, "target_minutes", *(f"band{index}" for index in range(len(SCORE_BANDS))))
+
+
+def competition_sums(competition_id: int) -> dict[tuple, Figures]:
+    """The side-deals of a competition's final results (both sides of each), by round (its id)
+    and month: what services.figures stores. Three queries (added_up)."""
+    rows = Match.objects.filter(final_q(), competition_id=competition_id).order_by().values_list(
+        "pk", "round_id", "round__date", "started_at", "end", "rules_snapshot__red_three"
+    )
+    matches = {
+        pk: CountedMatch(
+            key=(round_id, _month(round_date, started_at)), sides=SIDES, end=end, started_at=started_at,
+            red_threes_count=_counts_red_threes(red_three),
+        )
+        for pk, round_id, round_date, started_at, end, red_three in rows
+    }  # fmt: skip
+    return added_up(matches)
+
+
+def stored_values(figures: Figures) -> dict[str, int | float]:
+    """A FigureSums row's numbers from Figures."""
+    bands = {f"band{index}": count for index, count in enumerate(figures.score_bands)}
+    return {**{name: getattr(figures, name) for name in (*ACCUMULATED, "target_minutes")}, **bands}
+
+
+def stored_figures(rows: QuerySet[FigureSums], *group: str) -> dict[tuple, Figures]:
+    """FigureSums rows added up by `group` (names of their fields or lookups): one query, keyed by
+    the tuple of the group's values."""
+    totals = {}
+    for row in rows.values(*group).annotate(**{f"sum_{name}": Sum(name) for name in STORED}).order_by():
+        bands = tuple(int(row[f"sum_band{index}"]) for index in range(len(SCORE_BANDS)))
+        counts = {name: int(row[f"sum_{name}"]) for name in ACCUMULATED}
+        totals[tuple(row[name] for name in group)] = Figures(
+            **counts, target_minutes=float(row["sum_target_minutes"]), score_bands=bands
+        )
+    return totals
 
 
 def federation_by_month() -> dict[tuple, Figures]:
-    """Every side-deal of the federation, by season and month (two queries when the results moved)."""
-    return federation_by_month_while(results_fingerprint())
-
-
-@lru_cache(maxsize=1)
-def federation_by_month_while(fingerprint: tuple) -> dict[tuple, Figures]:
-    """The federation's figures added up while the results had this fingerprint (functools.lru_cache,
-    safe between threads: the next result's fingerprint replaces them)."""
-    return both_sides(counted_deals(), _everyone, season=SEASON, month=MONTH)
-
-
-def competition_fingerprint(competition: Competition) -> tuple:
-    """What moves whenever a result of the competition may have changed: its ended matches' number,
-    ids and latest change (every service that changes a match saves it), and whether it asks for
-    confirmation (which results are final). One indexed query."""
-    ended = Match.objects.filter(competition=competition, status__in=Match.ENDED_STATUSES).aggregate(
-        count=Count("id"), ids=Sum("id"), latest=Max("updated_at")
-    )
-    return (competition.requires_confirmation, *ended.values())
+    """Every side-deal of the federation's public competitions, by season and month."""
+    return stored_figures(FigureSums.objects.filter(competition__is_public=True), "competition__season", "month")
 
 
 def competition_by_round(competition: Competition) -> dict[tuple, Figures]:
-    """The competition's side-deals by round (two queries when its results moved)."""
-    return competition_by_round_while(competition, competition_fingerprint(competition))
-
-
-@lru_cache(maxsize=64)
-def competition_by_round_while(competition: Competition, fingerprint: tuple) -> dict[tuple, Figures]:
-    """A competition's figures added up while its results had this fingerprint; the competitions
-    looked at last are kept (functools.lru_cache), the others age out."""
-    return both_sides(competition_deals(competition), _everyone, round_number=F("match__round__number"))
+    """The competition's side-deals by round number (None: matches of no round)."""
+    return stored_figures(FigureSums.objects.filter(competition=competition), "round__number")

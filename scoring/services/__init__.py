@@ -18,6 +18,7 @@ from .matches import (
     matches_record_played,
 )
 from .rounds import can_start_clock, round_clock_start
+from .figures import figures_refresh
 from .rating import rating_refresh
 from .standings import standing_part, standings_refresh
 
@@ -40,6 +41,7 @@ __all__ = [
     "match_reopen",
     "match_start",
     "rating_refresh",
+    "figures_refresh",
     "standing_part",
     "standings_refresh",
     "match_submit",

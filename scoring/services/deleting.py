@@ -23,6 +23,7 @@ from scoring.selectors import with_play
 from .locking import lock
 from .audit import audit_log, match_snapshot
 from .errors import DomainError
+from .figures import figures_refresh
 from .rating import rating_refresh_after_deleting
 from .seasons import SeasonClosedError, archive_refusal
 
@@ -140,6 +141,7 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
         audit_log(match=None, user=user, action=f"{plan.kind}_archive", before=before,
                   object_type=plan.kind, object_id=pk)  # fmt: skip
         return plan
+    changed = _competitions_changed(obj)  # while the rows still say which (their figure sums)
     if isinstance(obj, Match):
         before["match"] = match_snapshot(obj)
         obj.delete()
@@ -159,6 +161,7 @@ def delete_or_archive(*, user, obj) -> DeletionPlan:
             team.delete()
         obj.delete()
     rating_refresh_after_deleting()
+    figures_refresh(competitions=changed)
     audit_log(match=None, user=user, action=f"{plan.kind}_delete", before=before,
               object_type=plan.kind, object_id=pk)  # fmt: skip
     return plan

@@ -26,6 +26,7 @@ from scoring.selectors import with_play
 from .audit import audit_log, match_snapshot
 from .enrolment import require_enrolment_rules, require_team_change_allowed
 from .errors import DomainError, MatchStateError
+from .figures import figures_refresh
 from .rating import rating_refresh
 from .standings import standings_refresh
 from .invitations import invitations_sync
@@ -158,8 +159,10 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     # Its points rules, whether results need confirmation, or its teams may have changed.
     standings_refresh(competition=competition)
     if rated_by not in (None, (competition.is_public, competition.requires_confirmation)):
-        # Which of its results are final and public: which are rated (services.rating).
+        # Which of its results are final and public: which are rated (services.rating), and which
+        # are in its figures' sums (services.figures).
         rating_refresh(matches=competition.matches.values_list("pk", flat=True))
+        figures_refresh(competitions=[competition])
     return competition
 
 
@@ -172,8 +175,11 @@ def round_save(*, user, round: Round) -> Round:  # noqa: A002 - the model's name
         _require(stored_competition == round.competition_id)
     if Round.objects.filter(competition=round.competition, number=round.number).exclude(pk=round.pk).exists():
         raise DomainError(_("The competition already has a round %(number)s.") % {"number": round.number})
+    existed = round.pk is not None
     old_date = Round.objects.filter(pk=round.pk).values_list("date", flat=True).first() if round.pk else None
     round.save()
+    if existed and round.date != old_date:
+        figures_refresh(competitions=[round.competition_id])  # the month its results were played in
     if old_date and round.date and round.date != old_date:
         _move_matches_with_their_round(user, round, old_date)
         # The day orders the results typed in without a time (selectors.rating.in_played_order).
@@ -278,6 +284,7 @@ def match_schedule_update(
     locked.save()
     standings_refresh(competition=locked.competition)  # byes count by their round's results
     rating_refresh(matches=[locked])  # its round and start order it among the rated matches
+    figures_refresh(competitions=[locked.competition_id])  # its round and month, if it counts
     after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
              "home_team": locked.home_team_id, "away_team": locked.away_team_id}
     audit_log(match=locked, user=user, action="match_update", before=before, after=after)

@@ -37,10 +37,12 @@ from scoring.adapters import COMPUTED_FIELDS, computed_fields, entry_to_fields, 
 from scoring.engine import DealEntry, MatchState, forfeit_outcome, played_outcome
 from scoring.engine.rules import PointsRules, RuleSet
 from scoring.models import Deal, Match, TableLink
+from scoring.selectors.counting import counts
 from scoring.selectors.protocols import next_deal_replayed, replayed, row_standing, stored_entries
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
+from .figures import figures_refresh
 from .locking import lock_match, move_versions, show_change
 from .rating import rating_part, rating_refresh
 from .standings import standing_part, standings_refresh
@@ -60,19 +62,25 @@ def _lock(match: Match, expected_version: int | None, *, locked: bool = False) -
     # What the match gave the table and the rating when locked: _save() compares, and keeps them.
     match.standing_part_when_locked = standing_part(match)
     match.rating_part_when_locked = rating_part(match)
+    match.counted_when_locked = counts(match)  # whether its deals are in the figures' sums
     return match
 
 
 def _keep_standings(match: Match) -> None:
     """The competition's stored standings rows follow a change of the match's part in the table,
-    and the stored ratings a change of its part in the rating, in this transaction
-    (services.standings, services.rating)."""
+    the stored ratings a change of its part in the rating, and the stored figure sums any change
+    of a final result, in this transaction (services.standings, services.rating, services.figures)."""
     if standing_part(match) != getattr(match, "standing_part_when_locked", None):
         standings_refresh(competition=match.competition)
         match.standing_part_when_locked = standing_part(match)
     if rating_part(match) != getattr(match, "rating_part_when_locked", None):
         rating_refresh(matches=[match])
         match.rating_part_when_locked = rating_part(match)
+    # A final result, before or after the change, is in its competition's stored figure sums: any
+    # change of it (its deals, its day, whether it counts) is worked out again (services.figures).
+    if counts(match) or getattr(match, "counted_when_locked", False):
+        figures_refresh(competitions=[match.competition_id])
+        match.counted_when_locked = counts(match)
 
 
 def _save(match: Match) -> None:
@@ -255,11 +263,13 @@ def deals_record(
     if match.entered_by_id is None:
         match.entered_by = person(user)
     _apply_state(match, state, deals_before=deals_before)
-    _save_changed(match, as_read)
     replayed = state.deals[0]
+    # The deal before the match row: a deal that ends a match whose result counts at once is in
+    # the figure sums the save works out again (services.figures).
     new_deal = Deal.objects.create(
         match=match, **entry_to_fields(replayed.entry), **computed_fields(replayed), dealt_at=as_stored(dealt_at)
     )
+    _save_changed(match, as_read)
     if dealt_at is not None and timezone.is_naive(dealt_at):
         new_deal.refresh_from_db(fields=["dealt_at"])  # logged as stored
     audit_log(
@@ -575,7 +585,7 @@ def matches_record_played(
 
     For rows no one else sees yet: no version check, no row lock, no audit entry, no notification.
     The caller refreshes the competitions' stored standings (standings_refresh) when done; the
-    stored ratings follow here (services.rating).
+    stored ratings and figure sums follow here (services.rating, services.figures).
     Returns the saved matches and the number of deals written. A state with a check error or not
     finished is refused (ValueError): the engine must have accepted every deal.
     """
@@ -595,6 +605,7 @@ def matches_record_played(
     Deal.objects.bulk_create(deals, batch_size=batch_size)
     move_versions(*matches)
     rating_refresh(matches=matches)
+    figures_refresh(competitions={match.competition_id for match in matches})
     return matches, len(deals)
 
 

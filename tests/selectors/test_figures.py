@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from scoring import services
-from scoring.models import Deal, Match
+from scoring.models import Deal, FigureSums, Match
 from scoring.selectors import figures as figures_selectors
 from scoring.selectors import records as records_selectors
 from scoring.selectors.figures import SCORE_BANDS
@@ -281,30 +281,67 @@ def test_records_of_the_federation_a_competition_and_a_club(season):
     check_a_competitions_and_a_clubs_records(season)
 
 
-def test_the_figures_a_process_keeps_follow_each_new_result(season):
-    """The federation's and a competition's figures are kept while their results stand: a result
-    confirmed afterwards is in the next look."""
-    ab, series = season["teams"]["ab"], season["competitions"]["series"]
+def stored_as_worked_out(competition) -> bool:
+    """The competition's stored figure sums (FigureSums) are its final results' added up now."""
+    stored = FigureSums.objects.filter(competition=competition)
+    return figures_selectors.stored_figures(stored, "round_id", "month") == figures_selectors.competition_sums(
+        competition.pk
+    )
+
+
+def test_the_stored_figure_sums_follow_each_new_result_and_each_change_of_one(season):
+    """The federation's and a competition's figures are sums the services store: a result
+    confirmed afterwards, a round moved to another month, a correction of a result that counts
+    without confirmation and a competition that stops asking for it are in the next look."""
+    ab, series, admin = season["teams"]["ab"], season["competitions"]["series"], season["admin"]
     before = figures_selectors.team_figures(ab).rows[1]
     rounds_before = figures_selectors.competition_figures(series).rounds
-    services.match_confirm(match=season["matches"]["pending"], user=season["admin"], expected_version=None)
+    services.match_confirm(match=season["matches"]["pending"], user=admin, expected_version=None)
     after = figures_selectors.team_figures(ab).rows[1]
     assert (after.own.deals, after.field.deals) == (before.own.deals + 3, before.field.deals + 6)
     assert [r.number for r in figures_selectors.competition_figures(series).rounds] == [
         *(r.number for r in rounds_before), 4]
+    assert stored_as_worked_out(series)
+
+    round_ = season["matches"]["m3"].round
+    round_.date = date(2027, 1, 9)
+    services.round_save(user=admin, round=round_)
+    assert (series.season, date(2027, 1, 1)) in figures_selectors.federation_by_month()
+    assert stored_as_worked_out(series)
+
+    quick = make_competition(name="Snabbserien", season="2026/27", organiser=season["clubs"]["ess"],
+                             rules_key="sv-tavling", requires_confirmation=False)  # fmt: skip
+    secretary = season["secretary"]
+    match = make_match(competition=quick, home=ab, away=season["teams"]["cd"], round_number=1)
+    match = services.match_start(match=match, user=secretary, started_at=_at(date(2026, 12, 1)))
+    for number in (1, 2, 3):
+        match = services.deals_record(match=match, user=secretary, entry=winning_deal(number, "home"),
+                                      expected_version=None)  # fmt: skip
+    assert match.status == Match.Status.FINISHED  # final: the competition asks no confirmation
+    natural = figures_selectors.competition_figures(quick).total.natural
+    entry = replace(winning_deal(1, "home"), home=replace(winning_deal(1, "home").home, natural=3, mixed=0))
+    services.deal_correct(match=match, user=secretary, number=1, entry=entry, reason="Fel rad", expected_version=None)
+    assert figures_selectors.competition_figures(quick).total.natural == natural + 1
+    assert stored_as_worked_out(quick)
+
+    cd, ef = season["teams"]["cd"], season["teams"]["ef"]
+    _play(season, series, cd, ef, 5, date(2026, 12, 12), [winning_deal(n, "home") for n in (1, 2, 3)], confirm=False)
+    deals = figures_selectors.competition_figures(series).total.deals
+    series.requires_confirmation = False  # the result waiting for confirmation is final now
+    services.competition_save(user=admin, competition=series)
+    assert figures_selectors.competition_figures(series).total.deals == deals + 2 * 3
+    assert stored_as_worked_out(series)
 
 
 def test_a_players_figures_take_the_same_few_queries_however_many_seasons_he_played(season, django_assert_num_queries):
     """His pairs, their matches, the matches' deal sums, the minute of the deal to the target, and
-    the federation's figures beside them: a season more adds no query."""
+    the federation's stored sums beside them: a season more adds no query."""
     anna = season["players"]["Anna"]
-    figures_selectors.player_figures(anna)  # the federation's figures as the process keeps them
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         before = figures_selectors.player_figures(anna)
     old = make_competition(name="Serien", season="2024/25", organiser=season["clubs"]["ess"], rules_key="sv-tavling")
     ab, ef = season["teams"]["ab"], season["teams"]["ef"]
     _play(season, old, ab, ef, 1, date(2024, 10, 5), [winning_deal(n, "home") for n in (1, 2, 3)])
-    figures_selectors.player_figures(anna)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(5):
         after = figures_selectors.player_figures(anna)
     assert [row.season for row in after.rows] == [*(row.season for row in before.rows), "2024/25"]
