@@ -150,9 +150,9 @@ def places_charted(competition) -> bool:
 
 def places_by_round(competition) -> CompetitionPlaces | None:
     """Each team's place in the table after each round with a counted result, as the services keep
-    it (RoundPlace): two queries however many rounds were played. None when there are fewer than
-    two such rounds or no chart is drawn (places_charted)."""
-    if not places_charted(competition):
+    it (RoundPlace): one query however many rounds were played. None when there are fewer than
+    two such rounds or no chart is drawn (places_charted: the services keep no places then)."""
+    if competition.kind == competition.Kind.INDIVIDUAL:
         return None
     rows = RoundPlace.objects.filter(round__competition=competition).values_list(
         "round__number", "team_id", "team__name", "place"

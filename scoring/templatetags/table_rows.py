@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import html
 import inspect
+from functools import lru_cache
 
 from django import template
 from django.conf import settings
@@ -29,6 +30,22 @@ register = template.Library()
 
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 UNREAD = object()
+
+
+def arguments_taken(function, offered: tuple[str, ...]) -> tuple[str, ...]:
+    """Which of the `offered` arguments `function` takes by name (all of them with **kwargs)."""
+    return names_taken(getattr(function, "__func__", function), offered)
+
+
+@lru_cache(maxsize=512)
+def names_taken(function, offered: tuple[str, ...]) -> tuple[str, ...]:
+    """arguments_taken of a plain function (a method's own function, its `self` never offered):
+    a function's signature does not change, so it is read once."""
+    parameters = inspect.signature(function).parameters.values()
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return offered
+    names = {parameter.name for parameter in parameters}
+    return tuple(name for name in offered if name in names)
 
 
 def any_computed(attrs) -> bool:
@@ -50,11 +67,7 @@ class ColumnCells:
         self.localize = bound_column.localize
         self.accessor = A(bound_column.accessor)
         self.bits = self.accessor.bits
-        parameters = inspect.signature(self.render).parameters.values()
-        if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
-            self.arguments = CELL_ARGUMENTS
-        else:
-            self.arguments = tuple(name for name in CELL_ARGUMENTS if name in {p.name for p in parameters})
+        self.arguments = arguments_taken(self.render, CELL_ARGUMENTS)
         # Where a column's cells need django-tables2's own drawing.
         self.drawn_by_tables2 = (
             bound_column.link is not None
@@ -133,9 +146,7 @@ class RowAttributes:
         self.attrs = []
         for name, value in table.row_attrs.items():
             if callable(value):
-                parameters = inspect.signature(value).parameters.values()
-                takes_all = any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters)
-                wanted = {"table", "record"} if takes_all else {p.name for p in parameters} & {"table", "record"}
+                wanted = set(arguments_taken(value, ("table", "record")))
                 self.attrs.append((name, value, wanted))
             else:
                 self.attrs.append((name, value, None))
