@@ -4,10 +4,12 @@
  * when there is one, and each copy that comes is kept (the latest replaces the one before), as is
  * the page that installed the worker, loaded before it; the copy kept is used only when there is
  * no network. It is kept under the page's address without its query: with the other team's code
- * (`?with=`) or without, it is the same table's page, and a reload finds it either way. A correction's page (`?correct=`) is never kept: a reload without a
- * network must not open a correction. Posts are never touched (deals typed without a connection
- * wait on the device, in table.js, and are sent by the page); the latest state the page saw is
- * kept by table.js, which shows it over the older one of the kept page.
+ * (`?with=`) or without, it is the same table's page, and a reload finds it either way. A
+ * correction's page (`?correct=`) is never kept: a reload without a network must not open a
+ * correction. Posts are never touched (deals typed without a connection wait on the device, in
+ * table.js, and are sent by the page); the latest state the page saw is kept by table.js, which
+ * shows it over the older one of the kept page. A new version of this worker removes, when it
+ * takes over, what earlier ones kept but the pages (activate).
  */
 "use strict";
 
