@@ -232,7 +232,7 @@ class ResultsTable(SiteTable):
 
     def _when(self, record):
         competition = record.competition
-        url = reverse("scoring:competition-detail", args=[competition.pk])
+        url = object_address("scoring:competition-detail", competition.pk)
         parts = []
         if record.round is not None:
             parts.append(str(record.round))
@@ -252,9 +252,13 @@ class ResultsTable(SiteTable):
             )
         return format_html('<a href="{}" class="{}">{}</a>', url, css, text)
 
+    def team_link(self, team):
+        """A team's link, made once per table: a team's or a player's matches name it in every row."""
+        return self._once(("team", team.pk, team.name), lambda: _team_link(team.pk, team.name, self.link_target))
+
     def render_teams(self, record):
-        home = _team_link(record.home_team_id, record.home_team.name, self.link_target)
-        away = _team_link(record.away_team_id, record.away_team.name, self.link_target)
+        home = self.team_link(record.home_team)
+        away = self.team_link(record.away_team)
         return format_html(
             # The dash is joined to the home team by a no-break space: it ends the home team's
             # line on a phone (two lines) and never starts a line or stands alone.
@@ -329,7 +333,7 @@ class PlayerStatisticsTable(tables.Table):
         self.caption = caption
 
     def render_competition(self, value):
-        url = reverse("scoring:competition-detail", args=[value.pk])
+        url = object_address("scoring:competition-detail", value.pk)
         return format_html('<a href="{}">{} {}</a>', url, value.name, value.season)
 
     def render_average(self, value):
