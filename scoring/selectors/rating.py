@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from decimal import Decimal
 
-from django.db.models import Count, F, Max, OuterRef, Q, QuerySet, Subquery, Sum
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Sum
 from django.db.models.functions import Coalesce
 
-from scoring.models import Competition, Match, Player, PlayerRating
+from scoring.models import Match, Player, PlayerRating
 
 from .counting import final_q
 
@@ -115,18 +115,3 @@ def ratings_after_last(player_ids: Iterable[int] | None = None, where: Q = Q()) 
 def rating_changes(player_id: int) -> list[PlayerRating]:
     """A player's rating rows (before and after each of his rated matches), in order."""
     return list(rating_rows().filter(player_id=player_id))
-
-
-def results_fingerprint() -> tuple:
-    """What moves whenever the ended matches or the competitions' settings may have changed: the
-    ended matches' number, ids and latest change, and which competitions are public and ask for
-    confirmation. Two small queries."""
-    ended = Match.objects.filter(status__in=Match.ENDED_STATUSES).aggregate(
-        count=Count("id"), ids=Sum("id"), latest=Max("updated_at")
-    )
-    competitions = Competition.objects.aggregate(
-        count=Count("id"),
-        public=Sum("id", filter=Q(is_public=True)),
-        confirming=Sum("id", filter=Q(requires_confirmation=True)),
-    )
-    return (*ended.values(), *competitions.values())
