@@ -706,17 +706,19 @@ class RoundPlace(models.Model):
 
 class FigureSums(models.Model):
     """The sums the Canasta figures are made of (selectors.figures.Figures), over the side-deals of
-    a competition's final results played in one round and month: both sides of every deal.
+    a competition's final results played in one round and month: both sides of every deal (`team`
+    None), and each pair's own sides (a row per pair).
 
     Kept by the services (scoring/services/figures.py) in the same transaction that changes which
     of the competition's results are final, a final result's deals, or the round or day it was
-    played on, so that the federation's figures beside every player's, pair's and club's, and a
-    competition's round by round, add up a few stored rows instead of every deal. Whether the
-    competition is public and its season are read with them."""
+    played on, so that a player's, pair's or club's figures, the federation's beside them, and a
+    competition's round by round add up a few stored rows instead of every deal. Whether the
+    competition is public, its season, and a pair's players and club are read with them."""
 
     competition = models.ForeignKey(Competition, on_delete=models.CASCADE, related_name="+")
     round = models.ForeignKey(Round, null=True, on_delete=models.CASCADE, related_name="+")
     month = models.DateField(null=True)
+    team = models.ForeignKey(Team, null=True, on_delete=models.CASCADE, related_name="+")
     matches = models.PositiveIntegerField(default=0)
     deals = models.PositiveIntegerField(default=0)
     natural = models.PositiveIntegerField(default=0)

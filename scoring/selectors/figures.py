@@ -9,12 +9,11 @@ as for the ranking lists and the season figures: confirmed protocols (or, where 
 no confirmation, finished ones) of public competitions; a walk over has no deals and counts for no
 figure here.
 
-The database adds up: one statement of sums grouped by match over the deals of a player's, pair's
-or club's matches (subject_by_month), or one aggregate query per side of the table grouped by team
-(a competition's pairs), returns sums, counts and sums of squares; Python adds the sides it
-counts and divides. The number of queries does not grow with the number of matches or deals. The
-federation's figures, beside every player's, pair's and club's, and a competition's round by round
-are sums the services store (below, "what the services keep").
+The services store the sums (below, "what the services keep"): a row per competition, round and
+month, and one per pair, over the side-deals of its final results, worked out from the deals by
+one statement of sums grouped by match (competition_sums); a page adds up stored rows in one
+grouped query and divides. The number of queries does not grow with the number of matches, deals
+or seasons.
 
 A club's pairs may meet each other: each side of such a deal is the club's, and counts once for
 each side, as both sides count in the club's season figures (selectors.history).
@@ -27,33 +26,19 @@ from dataclasses import dataclass, field, fields
 from datetime import date, datetime, timedelta
 
 from django.db import connection
-from django.db.models import Count, DateField, DurationField, ExpressionWrapper, F, Q, QuerySet, Sum
-from django.db.models.functions import Coalesce, TruncDate, TruncMonth
+from django.db.models import F, Q, QuerySet, Sum
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.standings import swedish_sort_key
 from scoring.models import Club, Competition, Deal, FigureSums, Match, Player, Team
 
-from .counting import counting_statuses, final_q
+from .counting import final_q
 
 SIDES = ("home", "away")
 # Deal scores are counted in bands for the spread's chart: below 0, then 500 points wide from 0 to
 # 3 000, then 3 000 and more. Each band is its lower bound (None: every score below the next).
 SCORE_BANDS: tuple[int | None, ...] = (None, 0, 500, 1000, 1500, 2000, 2500, 3000)
-# Red threes are counted per deal only where the rule set the match was played under counts them
-# (docs/rules.md, "Scoring one deal"): elsewhere they need not be written, and a deal without them
-# says nothing.
-RED_THREES_COUNT = Q(match__rules_snapshot__red_three__gt=0)
-# The deal that took a match to its target is its last (reaching the target ends it, docs/rules.md
-# "The end of a match"); its minute is known when the protocol has the match's start and the
-# minute that deal was dealt.
-TARGET_DEAL = Q(
-    match__end=Match.End.TARGET, number=F("match__deal_count"),
-    match__started_at__isnull=False, dealt_at__isnull=False,
-)
-MINUTE_OF_DEAL = ExpressionWrapper(F("dealt_at") - F("match__started_at"), output_field=DurationField())
-
 COUNT, RATIO, SHARE, POINTS, MINUTE = "count", "ratio", "share", "points", "minute"
 
 
@@ -233,73 +218,7 @@ def score_bands(own: Figures, field: Figures | None = None) -> list[ScoreBand]:
     return bands
 
 
-def band_q(side: str, index: int) -> Q:
-    low = SCORE_BANDS[index]
-    high = SCORE_BANDS[index + 1] if index + 1 < len(SCORE_BANDS) else None
-    q = Q() if low is None else Q(**{f"{side}_score__gte": low})
-    return q & Q(**{f"{side}_score__lt": high}) if high is not None else q
-
-
-def counted_deals() -> QuerySet[Deal]:
-    """The deals of final results of public competitions (selectors.counting.final_q)."""
-    return Deal.objects.filter(final_q("match__"), match__competition__is_public=True)
-
-
-def side_sums(deals: QuerySet[Deal], side: str, where: Q, **group) -> list[tuple[dict, Figures]]:
-    """One query: the sums of `side`'s half of the deals `where` says are its own, grouped by the
-    `group` expressions (name=expression); a list of (the group's values, Figures)."""
-    rows = (
-        deals.filter(where)
-        .values(**group)
-        .annotate(
-            f_deals=Count("id"),
-            f_matches=Count("match", distinct=True),
-            f_natural=Coalesce(Sum(f"{side}_natural"), 0),
-            f_mixed=Coalesce(Sum(f"{side}_mixed"), 0),
-            f_went_out=Count("id", filter=Q(out=side)),
-            f_concealed=Count("id", filter=Q(out=side, concealed=True)),
-            f_red_threes=Coalesce(Sum(f"{side}_red3", filter=RED_THREES_COUNT), 0),
-            f_red_three_deals=Count("id", filter=RED_THREES_COUNT),
-            f_score=Coalesce(Sum(f"{side}_score"), 0),
-            f_score_squares=Coalesce(Sum(F(f"{side}_score") * F(f"{side}_score")), 0),
-            f_clock_ends=Count("match", distinct=True, filter=Q(match__end=Match.End.CLOCK)),
-            f_target_ends=Count("match", distinct=True, filter=Q(match__end=Match.End.TARGET)),
-            f_target_minutes=Sum(MINUTE_OF_DEAL, filter=TARGET_DEAL),
-            f_timed_targets=Count("id", filter=TARGET_DEAL),
-            **{f"f_band{index}": Count("id", filter=band_q(side, index)) for index in range(len(SCORE_BANDS))},
-        )
-        .order_by()
-    )
-    result = []
-    for row in rows:
-        minutes = row.pop("f_target_minutes")
-        bands = tuple(row.pop(f"f_band{index}") for index in range(len(SCORE_BANDS)))
-        values = {key[2:]: row.pop(key) for key in list(row) if key.startswith("f_")}
-        result.append((row, Figures(
-            **values, score_bands=bands,
-            target_minutes=minutes.total_seconds() / 60 if minutes is not None else 0.0,
-        )))  # fmt: skip
-    return result
-
-
-def both_sides(deals: QuerySet[Deal], where, **group) -> dict[tuple, Figures]:
-    """side_sums of both sides (two queries) added up by group: `where(side)` is the Q of a side's
-    own deals. Keyed by the tuple of the group's values, in the order `group` names them."""
-    totals: dict[tuple, Figures] = {}
-    for side in SIDES:
-        for key, figures in side_sums(deals, side, where(side), **group):
-            key = tuple(key[name] for name in group)
-            totals[key] = totals.get(key, NO_FIGURES) + figures
-    return totals
-
-
 # -- a player, a pair, a club: season by season, beside the federation -------------------------
-
-SEASON = F("match__competition__season")
-# The day a match was played: its round's, or the day it started.
-MATCH_DAY = Coalesce("match__round__date", TruncDate("match__started_at"), output_field=DateField())
-MONTH = TruncMonth(MATCH_DAY, output_field=DateField())
-
 
 @dataclass(frozen=True)
 class FiguresRow:
@@ -353,9 +272,9 @@ class SubjectFigures:
         return FIGURES
 
 
-# A subject's pairs: a pair itself, a player's (either of its two), a club's.
+# A subject's pairs, as the stored sums' pair reads them: a pair itself, a player's (either of its
+# two: a substitute's deals are not his, the protocol does not say whom he replaced), a club's.
 OWN_TEAMS = {"team": ("pk",), "player": ("player_one", "player_two"), "club": ("club",)}
-MATCH_FACTS = ("pk", "competition__season", "round__date", "started_at", "end", "rules_snapshot__red_three")
 # The sums of each side's half of a match's deals, in this order after the match's id and its
 # number of deals; then the deals that ended at each score band, side by side.
 SIDE_COLUMNS = ("natural", "mixed", "red3", "score")
@@ -379,9 +298,9 @@ def _side_sql(side: str) -> list[str]:
 
 
 # Plain SQL, one statement of sums grouped by match: building the same aggregate with the ORM (a
-# filtered count for each side, band and way of going out) took most of a page's time, the SQL
-# itself a tenth of it. Every column is the deal's own; which matches count is the ORM's
-# (subject_matches, selectors.counting.final_q).
+# filtered count for each side, band and way of going out) cost ten times the SQL itself. Every
+# column is the deal's own; which matches count is the ORM's (competition_sums,
+# selectors.counting.final_q).
 MATCH_SUMS_SQL = (
     'SELECT "match_id", COUNT(*), '
     + ", ".join(_side_sql("home") + _side_sql("away"))
@@ -391,40 +310,26 @@ SIDE_WIDTH = len(_side_sql("home"))
 MATCH_SUMS_CHUNK = 500  # match ids a statement names (SQLite binds at most 32 766 values)
 
 
-def own_teams(kind: str, subject: Player | Team | Club) -> set[int]:
-    """The ids of the subject's pairs (`kind` "team", "player" or "club"): a side of a match is the
-    subject's when its pair is one of them (for a player, the pairs he plays in; a substitute's
-    deals are not his). A pair is its own: no query."""
-    if kind == "team":
-        return {subject.pk}
-    own = Q()
-    for column in OWN_TEAMS[kind]:
-        own |= Q(**{column: subject.pk})
-    return set(Team.objects.filter(own).values_list("pk", flat=True).order_by())
-
-
-def _everyone(side: str) -> Q:
-    return Q()
-
-
 def _month(round_date: date | None, started_at) -> date | None:
-    """MONTH of a match: the first of its round's month, or of the day it started (here)."""
+    """The month a match was played in (its first day): its round's date's, or the day it started
+    (here)."""
     day = round_date or (timezone.localtime(started_at).date() if started_at is not None else None)
     return day.replace(day=1) if day is not None else None
 
 
 def _counts_red_threes(value) -> bool:
-    """RED_THREES_COUNT of a match's rules_snapshot's `red_three`, read as a number."""
+    """Whether a match's rules (its rules_snapshot's `red_three`) count red threes: red threes are
+    counted per deal only where the rule set the match was played under counts them (docs/rules.md,
+    "Scoring one deal"); elsewhere they need not be written, and a deal without them says nothing."""
     return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
 
 
 @dataclass(frozen=True)
 class CountedMatch:
-    """A final result whose deals add up to `key` (a season and month, say), and which of its
-    sides do."""
+    """A final result, and what each side of its deals adds up to: (side, key) pairs, a key being
+    a round and month, say; a side may add to several keys, or none."""
 
-    key: tuple
-    sides: tuple[str, ...]
+    keys: tuple[tuple[str, tuple], ...]
     end: str
     started_at: datetime | None
     red_threes_count: bool
@@ -449,9 +354,10 @@ ACCUMULATED = (
 
 
 def added_up(matches: dict[int, CountedMatch]) -> dict[tuple, Figures]:
-    """The side-deals of `matches` (by id) added up by their keys, as both_sides adds them: their
-    deals' sums (match_sums), and one query more for the minute of the deal to the target where a
-    match ended at the target and has its start (TARGET_DEAL)."""
+    """The side-deals of `matches` (by id) added up by their keys: their deals' sums (match_sums),
+    and one query more for the minute of the deal to the target. That deal is a match's last
+    (reaching the target ends it, docs/rules.md "The end of a match"); its minute is known when the
+    protocol has the match's start and the minute that deal was dealt."""
     sums = match_sums(list(matches))
     timed = [pk for pk, *_sums in sums if matches[pk].end == Match.End.TARGET and matches[pk].started_at is not None]
     last_dealt = dict(
@@ -461,9 +367,9 @@ def added_up(matches: dict[int, CountedMatch]) -> dict[tuple, Figures]:
     totals: dict[tuple, list] = {}
     for pk, deals, *sides in sums:
         match = matches[pk]
-        total = totals.setdefault(match.key, [0] * (len(ACCUMULATED) + len(SCORE_BANDS)) + [timedelta()])
         dealt_at = last_dealt.get(pk)
-        for side in match.sides:
+        for side, key in match.keys:
+            total = totals.setdefault(key, [0] * (len(ACCUMULATED) + len(SCORE_BANDS)) + [timedelta()])
             start = SIDES.index(side) * SIDE_WIDTH
             side_sums = (value or 0 for value in sides[start : start + SIDE_WIDTH])
             natural, mixed, red3, score, squares, went_out, concealed, *bands = side_sums
@@ -485,35 +391,15 @@ def added_up(matches: dict[int, CountedMatch]) -> dict[tuple, Figures]:
     }  # fmt: skip
 
 
-def subject_by_month(kind: str, subject: Player | Team | Club) -> dict[tuple, Figures]:
-    """The subject's side-deals in final results of public competitions, by season and month, as
-    both_sides adds them up: a query for its pairs (a player's, a club's), one for their matches,
-    one for those matches' deals (added_up). The number of queries grows with neither the seasons
-    nor the matches (but by one for each 500 matches)."""
-    own = own_teams(kind, subject)
-    # Which results count is selectors.counting's (counting_statuses, as final_q says it), asked of
-    # each of the subject's matches here: filtered in SQL, SQLite read every final result of the
-    # federation by status instead of the subject's few by pair.
-    rows = Match.objects.filter(Q(home_team_id__in=own) | Q(away_team_id__in=own)).order_by().values_list(
-        "pk", "competition__season", "round__date", "started_at", "end", "rules_snapshot__red_three", "home_team_id",
-        "away_team_id", "status", "home_points", "competition__requires_confirmation", "competition__is_public",
-    )  # fmt: skip
-    matches = {
-        pk: CountedMatch(
-            key=(season, _month(round_date, started_at)),
-            sides=tuple(side for side, team in zip(SIDES, (home, away)) if team in own),
-            end=end, started_at=started_at, red_threes_count=_counts_red_threes(red_three),
-        )
-        for pk, season, round_date, started_at, end, red_three, home, away, status, points, confirming, public in rows
-        if public and points is not None and status in counting_statuses(confirming)
-    }  # fmt: skip
-    return added_up(matches)
-
-
 def subject_figures(kind: str, subject: Player | Team | Club) -> SubjectFigures:
-    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): subject_by_month,
-    and the federation's as the services keep them (federation_by_month)."""
-    own = subject_by_month(kind, subject)
+    """A player's, pair's or club's figures (`kind` "player", "team" or "club"): the stored sums of
+    its pairs' side-deals in public competitions by season and month, and the federation's beside
+    them (federation_by_month). Two queries, whatever the number of seasons or matches."""
+    own_pairs = Q()
+    for column in OWN_TEAMS[kind]:
+        own_pairs |= Q(**{f"team__{column}": subject.pk})
+    rows = FigureSums.objects.filter(own_pairs, competition__is_public=True)
+    own = stored_figures(rows, "competition__season", "month")
     field = federation_by_month()
     by_season: dict[str, Figures] = {}
     field_by_season: dict[str, Figures] = {}
@@ -594,23 +480,16 @@ class CompetitionFigures:
         return score_bands(self.total)
 
 
-def competition_deals(competition: Competition) -> QuerySet[Deal]:
-    """The deals of the competition's final results (its page is its organiser's to show)."""
-    return Deal.objects.filter(final_q("match__"), match__competition=competition)
-
-
 def competition_figures(competition: Competition, *, teams: bool = False) -> CompetitionFigures:
-    """Round by round as the services keep them (competition_by_round); with `teams`, two queries
-    more (pair by pair) and one for their names."""
+    """Round by round as the services keep them (competition_by_round); with `teams`, one query
+    more (pair by pair, as they keep them too) and one for their names."""
     by_round = competition_by_round(competition)
     total = sum(by_round.values(), NO_FIGURES)
     rounds = [RoundFigures(number, figures) for (number,), figures in sorted(by_round.items(), key=_round_key) if number]
     team_rows: list[TeamFigures] = []
     if teams:
-        by_team: dict[int, Figures] = {}
-        for side in SIDES:
-            for key, figures in side_sums(competition_deals(competition), side, Q(), team=F(f"match__{side}_team")):
-                by_team[key["team"]] = by_team.get(key["team"], NO_FIGURES) + figures
+        stored = FigureSums.objects.filter(competition=competition, team__isnull=False)
+        by_team = {pk: figures for (pk,), figures in stored_figures(stored, "team_id").items()}
         names = dict(Team.objects.filter(pk__in=by_team).values_list("pk", "name"))
         team_rows = sorted(
             (TeamFigures(pk, names[pk], figures) for pk, figures in by_team.items()),
@@ -628,29 +507,31 @@ def _round_key(item) -> int:
 #
 # The federation's figures are the same on every player's, pair's and club's page, and a
 # competition's round by round on every look at its page; adding them up from the deals read every
-# counted deal (1.6 s at the federation's size). The services keep their sums instead, a row per
-# competition, round and month (models.FigureSums, services.figures.figures_refresh), in the
-# transaction that changes them, as they keep the standings rows: a page adds up a few hundred
-# stored rows (one grouped query), whatever the number of deals, and a deal of a match still
-# being played writes nothing there. Stored rather than kept by each process: the sums are right
-# the moment the change commits, in every process, with no stamp of the results to compare.
+# counted deal (1.6 s at the federation's size), and a club's its pairs' thousands. The services
+# keep their sums instead, a row per competition, round and month, and one per pair too
+# (models.FigureSums, services.figures.figures_refresh), in the transaction that changes them, as
+# they keep the standings rows: a page adds up a few hundred stored rows (one grouped query),
+# whatever the number of deals, and a deal of a match still being played writes nothing there.
+# Stored rather than kept by each process: the sums are right the moment the change commits, in
+# every process, with no stamp of the results to compare.
 
 STORED = (*ACCUMULATED, "target_minutes", *(f"band{index}" for index in range(len(SCORE_BANDS))))
 
 
 def competition_sums(competition_id: int) -> dict[tuple, Figures]:
-    """The side-deals of a competition's final results (both sides of each), by round (its id)
-    and month: what services.figures stores. Three queries (added_up)."""
+    """What services.figures stores of a competition: the side-deals of its final results by round
+    (its id), month and pair: both sides of each deal under pair None (the competition's), and
+    each side under its own pair. Three queries (added_up)."""
     rows = Match.objects.filter(final_q(), competition_id=competition_id).order_by().values_list(
-        "pk", "round_id", "round__date", "started_at", "end", "rules_snapshot__red_three"
+        "pk", "round_id", "round__date", "started_at", "end", "rules_snapshot__red_three", "home_team_id", "away_team_id"
     )
-    matches = {
-        pk: CountedMatch(
-            key=(round_id, _month(round_date, started_at)), sides=SIDES, end=end, started_at=started_at,
-            red_threes_count=_counts_red_threes(red_three),
-        )
-        for pk, round_id, round_date, started_at, end, red_three in rows
-    }  # fmt: skip
+    matches = {}
+    for pk, round_id, round_date, started_at, end, red_three, home, away in rows:
+        month = _month(round_date, started_at)
+        keys = [(side, (round_id, month, None)) for side in SIDES]
+        keys += [(side, (round_id, month, team)) for side, team in zip(SIDES, (home, away))]
+        matches[pk] = CountedMatch(keys=tuple(keys), end=end, started_at=started_at,
+                                   red_threes_count=_counts_red_threes(red_three))  # fmt: skip
     return added_up(matches)
 
 
@@ -675,9 +556,10 @@ def stored_figures(rows: QuerySet[FigureSums], *group: str) -> dict[tuple, Figur
 
 def federation_by_month() -> dict[tuple, Figures]:
     """Every side-deal of the federation's public competitions, by season and month."""
-    return stored_figures(FigureSums.objects.filter(competition__is_public=True), "competition__season", "month")
+    rows = FigureSums.objects.filter(team__isnull=True, competition__is_public=True)
+    return stored_figures(rows, "competition__season", "month")
 
 
 def competition_by_round(competition: Competition) -> dict[tuple, Figures]:
     """The competition's side-deals by round number (None: matches of no round)."""
-    return stored_figures(FigureSums.objects.filter(competition=competition), "round__number")
+    return stored_figures(FigureSums.objects.filter(team__isnull=True, competition=competition), "round__number")

@@ -1,5 +1,5 @@
 """The stored sums of the Canasta figures (FigureSums): per competition, round and month, the
-side-deals of its final results, kept by the services in the same transaction that changes them,
+side-deals of its final results, and each pair's, kept by the services in the same transaction that changes them,
 as the standings rows are (selectors.figures, "what the services keep", says why they are stored).
 
 What changes them: which of a competition's results are final (a match's status or result, the
@@ -7,8 +7,8 @@ competition's confirmation), a final result's deals, the round or day a final re
 on (its month), and matches deleted or stored in bulk. The services that change these call
 `figures_refresh()` with the competitions; each competition's rows are worked out again from its
 final results (three queries, selectors.figures.competition_sums) and the rows that differ written.
-Whether a competition is public, and its season, are read with the rows: changing them writes
-nothing here.
+Whether a competition is public, its season, and a pair's players and club, are read with the rows:
+changing them writes nothing here; pairs merged move their matches, and merging refreshes.
 """
 
 from __future__ import annotations
@@ -24,13 +24,13 @@ def figures_refresh(*, competitions: Iterable[Competition | int]) -> None:
     Runs in the caller's transaction (the services': atomic, the match or competition locked)."""
     for pk in {getattr(competition, "pk", competition) for competition in competitions}:
         sums = competition_sums(pk)
-        stored = {(row.round_id, row.month): row for row in FigureSums.objects.filter(competition_id=pk)}
+        stored = {(row.round_id, row.month, row.team_id): row for row in FigureSums.objects.filter(competition_id=pk)}
         created = []
-        for (round_id, month), figures in sums.items():
+        for (round_id, month, team_id), figures in sums.items():
             values = stored_values(figures)
-            row = stored.pop((round_id, month), None)
+            row = stored.pop((round_id, month, team_id), None)
             if row is None:
-                created.append(FigureSums(competition_id=pk, round_id=round_id, month=month, **values))
+                created.append(FigureSums(competition_id=pk, round_id=round_id, month=month, team_id=team_id, **values))
             elif any(getattr(row, name) != value for name, value in values.items()):
                 FigureSums.objects.filter(pk=row.pk).update(**values)
         if stored:

@@ -33,6 +33,7 @@ from .audit import audit_log
 from .errors import DomainError
 from .seasons import archive_refusal, require_open
 from .rating import rating_refresh
+from .figures import figures_refresh
 from .standings import standings_refresh
 
 
@@ -353,6 +354,7 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     duplicate.delete()
     for competition in competitions:
         standings_refresh(competition=competition)
+    figures_refresh(competitions=competitions)  # a merged pair's figure sums are the kept one's
     rating_refresh(matches=touched)  # other players, or another pair's, on the rated sides
     audit_log(
         match=None, user=user, action=f"{plan.kind}_merge",
