@@ -15,14 +15,17 @@ pairs); the rating is read from the rows the services keep (selectors.rating). T
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 
-from django.db.models import F, Q, QuerySet
+from django.db.models import Q, QuerySet
 
+from scoring.engine.qualification import Carried
 from scoring.engine.standings import TeamRecord, rank_teams
-from scoring.models import Club, Competition, Match, Player, Team
+from scoring.models import Club, Competition, Match, Player, StageQualifier, Team, TeamStanding
 
 from .counting import number
-from .rating import add_side_totals, final_matches, rating_changes, ratings_after_last
+from .standings import scoring_byes
+from .rating import final_matches, rating_changes, ratings_after_last
 
 RANKING_ORDER = ("points", "card_points_for", "name")
 PLAYERS, PAIRS = "players", "pairs"
@@ -118,17 +121,62 @@ def rankings(filter: RankingFilter = RankingFilter(), list_kind: str = PLAYERS) 
 
 def summed_totals(filter: RankingFilter, list_kind: str) -> dict[int, dict]:
     """Each player's (or pair's) matches, wins, draws, match points and card points over the
-    final results the filter takes: one aggregate query per side and place in a pair."""
+    final results the filter takes. A competition's final results are what its table counts, so
+    these are its stored standings rows (TeamStanding, kept by the services) without what a table
+    adds beside its matches: the byes that score as a won match and the points a pair carried in
+    from a championship's stage before (selectors.standings). A player's are his pairs' summed.
+    A few small queries, however many matches the federation has."""
+    rows = TeamStanding.objects.filter(competition__is_public=True)
+    if filter.season:
+        rows = rows.filter(competition__season=filter.season)
+    if filter.kind:
+        rows = rows.filter(competition__kind=filter.kind)
+    if list_kind == PAIRS:
+        # A partnership drawn for one round of an individual competition is no fixed pair.
+        rows = rows.filter(team__rotating=False)
+    rows = list(rows.exclude(played=0).values_list(
+        "competition_id", "team_id", "team__club_id", "team__player_one_id", "team__player_one__club_id",
+        "team__player_two_id", "team__player_two__club_id", "played", "won", "drawn", "points", "card_points_for",
+    ))  # fmt: skip
+    besides = beside_the_matches({competition_id for competition_id, *_rest in rows})
     totals: dict[int, dict] = {}
-    for side, path in _sides(list_kind):
-        matches = _filtered(filter)
-        if list_kind == PAIRS:
-            # A partnership drawn for one round of an individual competition is no fixed pair.
-            matches = matches.filter(**{f"{path}__rotating": False})
-        if filter.club:
-            matches = matches.filter(**{f"{path}__club": filter.club})
-        add_side_totals(totals, matches, side, F(f"{path}_id"))
+    for competition_id, team_id, club_id, one, one_club, two, two_club, played, won, drawn, points, cards in rows:
+        byes, carried = besides.get((competition_id, team_id), ((0, 0), None))
+        played, won = played - byes[0], won - byes[0]
+        points -= byes[1]
+        if carried is not None:
+            points -= carried.points
+            cards -= carried.card_points_for
+        if not played:
+            continue  # byes and points carried in, no match
+        held = [(team_id, club_id)] if list_kind == PAIRS else [(one, one_club), (two, two_club)]
+        for key, club in held:
+            if filter.club and club != filter.club:
+                continue
+            total = totals.setdefault(key, {"matches": 0, "won": 0, "drawn": 0, "points": Decimal(0), "cards": 0})
+            total["matches"] += played
+            total["won"] += won
+            total["drawn"] += drawn
+            total["points"] += points
+            total["cards"] += cards
     return totals
+
+
+def beside_the_matches(competition_ids: set[int]) -> dict[tuple[int, int], tuple]:
+    """What each pair's standings row in these competitions holds beside its matches, by
+    (competition, team): its byes that score ((count, match points)) and what it carried in
+    (selectors.standings.carried_points: a Carried, or None)."""
+    besides: dict[tuple[int, int], tuple] = {}
+    for competition in Competition.objects.filter(pk__in=competition_ids):
+        win = Decimal(str(competition.points_rules.win))
+        for row in scoring_byes(competition):
+            besides[(competition.pk, row["team_id"])] = ((row["count"], win * row["count"]), None)
+    for competition_id, team_id, points, card_for, card_against in StageQualifier.objects.filter(
+        entered__in=competition_ids
+    ).values_list("entered_id", "team_id", "carried_points", "carried_for", "carried_against"):
+        byes = besides.get((competition_id, team_id), ((0, Decimal(0)), None))[0]
+        besides[(competition_id, team_id)] = (byes, Carried(points, card_for, card_against))
+    return besides
 
 
 def ranked_list(filter: RankingFilter, list_kind: str) -> list[RankingRow]:

@@ -148,21 +148,29 @@ def computed_team_records(
             record["for"] += row["card_for"] or 0
             record["against"] += row["card_against"] or 0
 
-    if points_rules.bye == "win":
-        counted_in_round = matches.filter(round=OuterRef("round"))
-        byes = (
-            Bye.objects.filter(round__competition=competition)
-            .filter(in_rounds(up_to_round), Exists(counted_in_round))
-            .values("team_id", "team__name")
-            .annotate(count=Count("id"))
-            .order_by()
-        )
-        for row in byes:
-            record = records.setdefault(row["team_id"], _empty(row["team__name"]))
-            record["played"] += row["count"]
-            record["won"] += row["count"]
-            record["points"] += Decimal(str(points_rules.win)) * row["count"]
+    for row in scoring_byes(competition, matches, up_to_round):
+        record = records.setdefault(row["team_id"], _empty(row["team__name"]))
+        record["played"] += row["count"]
+        record["won"] += row["count"]
+        record["points"] += Decimal(str(points_rules.win)) * row["count"]
     return carried_into(competition, _as_records(records, [team_id for team_id, _name in teams]))
+
+
+def scoring_byes(competition: Competition, counted: QuerySet | None = None, up_to_round: int | None = None) -> list[dict]:
+    """Where a bye counts as a won match (docs/rules.md, "Byes"): each team's byes in rounds with a
+    counted result (`counted`, the competition's counted matches), as rows of team_id, team__name
+    and count; none under other rules (no query)."""
+    if competition.points_rules.bye != "win":
+        return []
+    if counted is None:
+        counted = _counted_matches(competition, up_to_round, False)
+    return list(
+        Bye.objects.filter(round__competition=competition)
+        .filter(in_rounds(up_to_round), Exists(counted.filter(round=OuterRef("round"))))
+        .values("team_id", "team__name")
+        .annotate(count=Count("id"))
+        .order_by()
+    )
 
 
 def carried_into(competition: Competition, records: list[TeamRecord]) -> list[TeamRecord]:

@@ -8,11 +8,12 @@ from django.db import transaction
 
 from scoring import services
 from scoring.engine.rating import rate
-from scoring.models import Match, PlayerRating
-from scoring.selectors.rankings import PAIRS, RankingFilter, rankings
+from scoring.models import Bye, Match, PlayerRating, TeamStanding
+from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter, rankings
 from scoring.selectors.rating import rated_match_ids, rating_changes
 from scoring.services.locking import lock_match
 from scoring.services.rating import rated_sequence
+from scoring.services.standings import standings_refresh
 
 pytestmark = pytest.mark.django_db
 
@@ -89,3 +90,18 @@ def test_the_match_services_keep_the_stored_ratings(league):
     services.match_confirm(match=submitted, user=league["away_captain"], expected_version=None)
     winner = PlayerRating.objects.get(match=played, player_id=played.home_team.player_one_id)
     assert (winner.before, winner.after, winner.played) == (1500, 1516, 1)
+
+
+def test_a_bye_that_scores_in_the_table_is_no_match_in_the_lists(federation):
+    """The lists read the competitions' stored standings rows: a bye that counts as a won match in
+    its table (docs/rules.md, "Byes") is not a match of the pair's or its players' lists."""
+    series, ab = federation["series"], federation["teams"]["ab"]
+    before = {(kind, row.name): row for kind in (PLAYERS, PAIRS) for row in rankings(RankingFilter(season="2026/27"), kind)}
+    series.points_overrides = {"bye": "win"}
+    series.save()
+    Bye.objects.create(round=series.rounds.get(number=2), team=ab)
+    standings_refresh(competition=series)
+    assert TeamStanding.objects.get(competition=series, team=ab).played == 3  # r1, r3 and the bye
+    after = {(kind, row.name): row for kind in (PLAYERS, PAIRS) for row in rankings(RankingFilter(season="2026/27"), kind)}
+    assert after == before
+    assert (after[(PAIRS, "Anna/Bo")].matches, after[(PLAYERS, "Anna")].points) == (2, 1)
