@@ -7,8 +7,8 @@ the tables, with their award; the rating leaves them out. Rows are ranked the wa
 series rank ("det är vinst och kortpoäng som räknas", docs/rules.md, "Competition presets"): match points,
 then card points for, by the engine's standings ranking; equal rows share a rank ("3=").
 
-The figures are SQL aggregates (one query per side and pair member for players, one per side for
-pairs); the rating is read from the rows the services keep (selectors.rating). The same rows feed the page
+The figures add up the competitions' stored standings rows (summed_totals); the rating is read
+from the rows the services keep (selectors.rating). The same rows feed the page
 `/rankings/`, and `manage.py rankings --json`.
 """
 
@@ -179,16 +179,37 @@ def beside_the_matches(competition_ids: set[int]) -> dict[tuple[int, int], tuple
     return besides
 
 
+@dataclass(frozen=True)
+class Ranked:
+    """What a list shows of a ranked player or pair (a pair's players for its rating)."""
+
+    pk: int
+    name: str
+    club_id: int
+    club_name: str
+    player_one_id: int | None = None
+    player_two_id: int | None = None
+
+
+# Up to this many players or pairs are asked for by id; more are picked out of everyone's (the SQL
+# of an IN list of a federation's players costs more to build than reading them all).
+FEW = 50
+
+
+def ranked_objects(pks: set[int], list_kind: str) -> dict[int, Ranked]:
+    """The players (or pairs) `pks`, by id: one query of plain values."""
+    model = Team if list_kind == PAIRS else Player
+    columns = ["pk", "name", "club_id", "club__name"]
+    if list_kind == PAIRS:
+        columns += ["player_one_id", "player_two_id"]
+    rows = model.objects.filter(pk__in=pks) if len(pks) <= FEW else model.objects.all()
+    return {row[0]: Ranked(*row) for row in rows.values_list(*columns).order_by() if row[0] in pks}
+
+
 def ranked_list(filter: RankingFilter, list_kind: str) -> list[RankingRow]:
     """The ranking list of players (or pairs), in rank order, made now."""
     totals = summed_totals(filter, list_kind)
-    model = Team if list_kind == PAIRS else Player
-    objects = {
-        obj.pk: obj
-        for obj in model.objects.filter(pk__in=totals).select_related(
-            "club", *(("player_one", "player_two") if list_kind == PAIRS else ())
-        )
-    }
+    objects = ranked_objects(set(totals), list_kind)
     records = [
         TeamRecord(
             team_id=pk,
@@ -229,7 +250,7 @@ def ranked_list(filter: RankingFilter, list_kind: str) -> list[RankingRow]:
         rows.append(
             RankingRow(
                 rank=row.rank, tied=row.tied, id=obj.pk, name=obj.name, club_id=obj.club_id,
-                club=obj.club.name, matches=row.record.played, won=row.record.won,
+                club=obj.club_name, matches=row.record.played, won=row.record.won,
                 drawn=row.record.drawn, lost=row.record.lost, points=row.record.points,
                 card_points=row.record.card_points_for, rating=rating_of(obj.pk),
             )
