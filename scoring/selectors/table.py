@@ -7,14 +7,17 @@ contact). The numbers are the engine's, through the protocol's one read model (s
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 
+from django.db import connection
 from django.db.models import Count, Max, Q
 from django.core.cache import caches
 from django.utils import timezone, translation
+from django.utils.dateparse import parse_date, parse_datetime
 
-from scoring.models import Deal, Match, MatchPhoto, Round, TableDeal, TableLink
+from scoring.models import Competition, Deal, Match, MatchPhoto, Round, TableDeal, TableLink
 
 from .protocols import MatchProtocol, match_protocol
 from .public import HallClock, hall_clock
@@ -129,24 +132,95 @@ def table_contacts(links) -> dict[int, datetime]:
     return {keys[key]: datetime.fromtimestamp(stamp, tz=dt_timezone.utc) for key, stamp in found.items()}
 
 
-def table_state_tag(link: TableLink, sides_held) -> str:
+# -- the table's poll --------------------------------------------------------------------------------
+
+# What a table's poll reads: the link and what services.link_is_open, TableLink.side_of and the hall
+# clock read of it, its match, competition and round, and the figures of the table's proposals. One
+# plain statement: building the ORM's query for the link with its five joins took most of a 304's
+# time (docs/speed.md, "The round night"). `{where}`: by a side code (as table_link_by_code, the same
+# order if two links held it) or by the link.
+POLL = """
+SELECT l.id, l.code, l.away_code, l.withdrawn_at, l.home_confirmed_at, l.away_confirmed_at,
+       m.id, m.version, m.status, m.scheduled_start, c.id, c.archived,
+       r.id, r.date, r.clock_started_at, rc.id, rc.rules_key, rc.rules_overrides,
+       COUNT(d.id), MAX(d.id), MAX(d.decided_at), MAX(d.settled_at)
+FROM scoring_tablelink l
+JOIN scoring_match m ON m.id = l.match_id
+JOIN scoring_competition c ON c.id = m.competition_id
+LEFT JOIN scoring_round r ON r.id = m.round_id
+LEFT JOIN scoring_competition rc ON rc.id = r.competition_id
+LEFT JOIN scoring_tabledeal d ON d.match_id = m.id
+WHERE {where}
+GROUP BY l.id, m.id, c.id, r.id, rc.id
+ORDER BY l.match_id, l.created_at DESC
+LIMIT 1
+"""
+BY_CODE = "l.code = %s OR l.away_code = %s"
+BY_LINK = "l.id = %s"
+
+
+@dataclass(frozen=True)
+class TablePoll:
+    """What a table's poll reads (table_poll): the link with its match's status, version and day,
+    its competition's archive, its round's date and clock with the rules that time it (enough for
+    services.link_is_open, TableLink.side_of and hall_clock, not for drawing the state), and the
+    table's proposals: how many, the largest id, the latest decided and settled."""
+
+    link: TableLink
+    proposals: tuple
+
+
+def stored_time(value) -> datetime | None:
+    """A date and time as the database's driver hands it over: a datetime (PostgreSQL) or its text
+    in UTC (SQLite, which Django stores so with USE_TZ)."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value is not None and timezone.is_naive(value):
+        value = timezone.make_aware(value, dt_timezone.utc)
+    return value
+
+
+def table_poll(*, code: str = "", link: int | None = None) -> TablePoll | None:
+    """The poll's one read, by a side code (normalised; withdrawn links too: the caller decides) or
+    by the link's id; None when there is none."""
+    where, params = (BY_LINK, [link]) if link is not None else (BY_CODE, [code, code])
+    with connection.cursor() as cursor:
+        cursor.execute(POLL.format(where=where), params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    (link_id, home_code, away_code, withdrawn, home_confirmed, away_confirmed, match_id, version, status, start,
+     competition_id, archived, round_id, day, clock_started, rules_id, rules_key, overrides, *proposals) = row  # fmt: skip
+    round_ = None
+    if round_id is not None:
+        overrides = json.loads(overrides) if isinstance(overrides, str) else overrides
+        timed_by = Competition(id=rules_id, rules_key=rules_key, rules_overrides=overrides)
+        day = parse_date(day) if isinstance(day, str) else day
+        round_ = Round(id=round_id, competition=timed_by, date=day, clock_started_at=stored_time(clock_started))
+    match = Match(id=match_id, version=version, status=status, scheduled_start=stored_time(start), round=round_,
+                  competition=Competition(id=competition_id, archived=bool(archived)))  # fmt: skip
+    found = TableLink(id=link_id, code=home_code, away_code=away_code, match=match, withdrawn_at=stored_time(withdrawn),
+                      home_confirmed_at=stored_time(home_confirmed), away_confirmed_at=stored_time(away_confirmed))  # fmt: skip
+    count, last, decided, settled = proposals
+    return TablePoll(link=found, proposals=(count, last, stored_time(decided), stored_time(settled)))
+
+
+def table_state_tag(poll: TablePoll, sides_held) -> str:
     """The validator of a table's state as a device sees it: it moves when the match moves (its
     version: every deal, correction, end), when a proposal of the table is made, answered or
     settled, when a side confirms, when the hall clock passes a signal, and with the sides the
-    device holds a code for. One query; the engine does not run for it."""
+    device holds a code for and the page's language. Drawn from the poll's one read (table_poll);
+    the engine does not run for it."""
+    link = poll.link
     match = link.match
-    proposals = TableDeal.objects.filter(match=match).aggregate(
-        count=Count("id"), last=Max("id"), decided=Max("decided_at"), settled=Max("settled_at")
-    )
     clock = hall_clock(match.round) if match.round_id else None
     now = timezone.now()
     phase = ""
     if clock and clock.started_at:
         phase = f"{clock.started_at.timestamp()}:{int(clock.main_signal_passed(now))}{int(clock.final_signal_passed(now))}"
     parts = (
-        match.version, match.status, proposals["count"], proposals["last"], proposals["decided"], proposals["settled"],
-        link.home_confirmed_at, link.away_confirmed_at, link.withdrawn_at, phase, "".join(sorted(sides_held)),
-        translation.get_language(),
+        match.version, match.status, *poll.proposals, link.home_confirmed_at, link.away_confirmed_at, link.withdrawn_at,
+        phase, "".join(sorted(sides_held)), translation.get_language(),
     )  # fmt: skip
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 

@@ -55,8 +55,12 @@ from .secretary_base import place_problems, preview_deal
 GUESS_LIMIT = getattr(settings, "TABLE_CODE_GUESSES", 20)
 GUESS_WINDOW_SECONDS = 15 * 60
 CODE_MAX_LENGTH = 16
-# How often an open table page asks for the match's state (seconds).
-POLL_SECONDS = 10
+# How often an open table page asks for the match's state (seconds). The other phone shows a
+# proposal within 3 s at p95 (docs/speed.md, "The round night"): a proposal made waits for the
+# other phone's next poll, up to one interval (0.95 of it at p95), and then for the answer. 2.5 s
+# leaves 0.6 s for that answer, twice the 300 ms a live part may take on a loaded night; the poll's
+# 304 is one read (TableStateView), about twice the minimal view's CPU.
+POLL_SECONDS = 2.5
 # The fields the table's deal form shows, each with its slot for problems (page.html): the live
 # check places the problems of any other field above the form.
 FIELDS_WITH_SLOTS = (*(f"{side}_{name}" for side in SIDES for name in COUNT_FIELDS), "out", "concealed", "end",
@@ -165,19 +169,20 @@ def _count_guess(request) -> None:
         counter.set(key, 1, GUESS_WINDOW_SECONDS)
 
 
-def _working_link(code: str) -> TableLink | None:
+def _working_link(code: str, find) -> TableLink | None:
     if not code or len(code) > CODE_MAX_LENGTH or not code.isascii():
         return None
-    link = table_selectors.table_link_by_code(services.normalise_code(code))
+    link = find(services.normalise_code(code))
     return link if link is not None and services.link_is_open(link) else None
 
 
-def open_table_link(request, code: str) -> TableLink:
+def open_table_link(request, code: str, find=table_selectors.table_link_by_code) -> TableLink:
     """The link one of whose side codes is in the address, if it works; 404 otherwise (unknown,
     withdrawn, or its match submitted): the same answer for each, so a guesser learns nothing. A
     working code is answered whatever others on the same address guessed; unknown codes are
-    counted, and past the limit answered 429 without being looked up."""
-    link = _working_link(code)
+    counted, and past the limit answered 429 without being looked up. `find` looks a normalised
+    code up (the state's poll reads less: TableStateView)."""
+    link = _working_link(code, find)
     if link is not None:
         return link
     if caches["default"].get(_guess_key(request), 0) >= GUESS_LIMIT:
@@ -203,7 +208,7 @@ class TableLinkMixin(View):
 
     def dispatch(self, request, *args, **kwargs):
         try:
-            self.link = open_table_link(request, kwargs["code"])
+            self.link = open_table_link(request, kwargs["code"], self.find_link)
         except TooManyGuesses:
             response = too_many_guesses(request)
             add_never_cache_headers(response)
@@ -225,6 +230,10 @@ class TableLinkMixin(View):
         response["X-Robots-Tag"] = "noindex, nofollow"
         response["Referrer-Policy"] = "no-referrer"
         return response
+
+    def find_link(self, code: str) -> TableLink | None:
+        """The link of a normalised side code, with what the view needs (table_link_by_code)."""
+        return table_selectors.table_link_by_code(code)
 
     def other_code(self, request) -> None:
         """The other team's code on a phone both teams share (`with` in the address, `other_code`
@@ -255,11 +264,16 @@ class TableLinkMixin(View):
     def state(self):
         return table_selectors.table_state(self.link)
 
-    def context(self, state, tag: str = "") -> dict:
+    def state_tag(self) -> str:
+        """The state's validator, which the page's htmx poll sends back (If-None-Match). Read before
+        the state is drawn: a change meanwhile makes the next poll draw it again."""
+        poll = table_selectors.table_poll(link=self.link.pk)
+        return table_selectors.table_state_tag(poll, self.sides_held) if poll else ""
+
+    def context(self, state, tag: str) -> dict:
         return {
             **state_context(self.link, state, self.sides_held),
-            # The state's validator, which the page's htmx poll sends back (If-None-Match).
-            "state_tag": tag or table_selectors.table_state_tag(self.link, self.sides_held),
+            "state_tag": tag,
             "code": self.code,
             "side": self.side,
             "other_code": self.other_held,
@@ -270,6 +284,7 @@ class TableLinkMixin(View):
         return DealForm(data, has_clock=rules.has_clock, rules=rules)
 
     def page(self, *, form=None, placed=None, error="", status=200, correct=None):
+        tag = self.state_tag()
         state = self.state()
         correcting = None
         if correct is not None and state.correctable and state.correctable.number == correct and form is None:
@@ -285,7 +300,7 @@ class TableLinkMixin(View):
                 correcting = None
         form = form or self.deal_form(state=state)
         context = {
-            **self.context(state),
+            **self.context(state, tag),
             "correcting": correcting,
             "form": form,
             "placed": placed or place_problems(form.fields),
@@ -322,14 +337,25 @@ class TablePageView(TableLinkMixin):
 class TableStateView(TableLinkMixin):
     """GET: the part of the page that changes (protocol, totals, minimums, what waits, the end)."""
 
+    def find_link(self, code: str) -> TableLink | None:
+        """The poll's one read (table_selectors.table_poll): the link as far as its checks and the
+        validator need it. The whole link is loaded only to draw the state."""
+        self.poll = table_selectors.table_poll(code=code)
+        return self.poll.link if self.poll else None
+
     def get(self, request, code):
         """Asked by every open table page every few seconds: answered 304 while nothing the
-        device sees has changed (the validator is one query; the engine runs only to draw)."""
+        device sees has changed, from one read that writes nothing (the last contact goes to the
+        cache); the engine runs only to draw."""
         table_selectors.table_contact_note(self.link)
-        bare = table_selectors.table_state_tag(self.link, self.sides_held)
+        bare = table_selectors.table_state_tag(self.poll, self.sides_held)
         tag = f'"{bare}"'
         response = get_conditional_response(request, etag=tag)
         if response is None:
+            link = table_selectors.table_link_by_code(self.code)
+            if link is None or link.pk != self.link.pk:
+                raise Http404("No table link with this code is in use.")
+            self.link = link
             response = render(request, "scoring/table/_state.html", self.context(self.state(), bare))
         response["ETag"] = tag
         # Kept by the phone's own browser only, and asked again each time with its validator.
