@@ -30,7 +30,12 @@ from scoring import services
 
 from .secretary_base import MatchAccessMixin
 
-LIVE_POLL_SECONDS = 10
+# How often the round at a glance asks for its rows (seconds). It shows a deal within 10 s at p95
+# (docs/speed.md, "The round night"): a deal waits for the next poll, up to one interval (0.95 of
+# it at p95), and then for the rows, drawn in full each time (no max-age, no validator: the page
+# is an organiser's). At 10 s the rows would have 0.5 s; 8 s leaves 2.4 s for a round of
+# hundreds of tables on a loaded night.
+LIVE_POLL_SECONDS = 8
 
 
 def _link_context(link, match):
