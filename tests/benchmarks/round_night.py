@@ -204,7 +204,7 @@ def p95(values) -> float | None:
 
 # -- warming up ------------------------------------------------------------------------------------
 
-POLL = re.compile(r'data-poll-seconds="(\d+)"')
+POLL = re.compile(r'data-poll-seconds="([\d.]+)"')
 
 
 def fetch(port: int, path: str, tries: int = 2) -> tuple[int, dict, str]:
@@ -221,7 +221,7 @@ def fetch(port: int, path: str, tries: int = 2) -> tuple[int, dict, str]:
         return fetch(port, path, tries - 1)
 
 
-def phone_sits_down(port: int, code: str, poll: int) -> dict:
+def phone_sits_down(port: int, code: str, poll: float) -> dict:
     """What a phone keeps while its table page is open: its CSRF cookie and the token its forms
     post (Django takes the cookie's secret itself as a token; a browser got both with the page),
     the page's poll interval, and the state it shows with its validator (asked for once now)."""
@@ -253,7 +253,8 @@ def warm_up(port: int, app_ports: list[int], data: dict, workers: int, memory_pa
     phones = [(entry, side) for entry in matches if entry["kind"] == "table" for side in ("home", "away")]
     # The table page's own interval, from one page (every table page has the same).
     _status, _headers, page = fetch(port, f"/t/{phones[0][0]['home_code']}/")
-    poll = int(POLL.search(page).group(1)) if POLL.search(page) else 10
+    # No guess: a page that no longer says its interval would measure another night than it plays.
+    poll = float(POLL.search(page).group(1))
     with ThreadPoolExecutor(max_workers=8) as pool:
         opened = list(pool.map(lambda phone: phone_sits_down(port, phone[0][f"{phone[1]}_code"], poll), phones))
     memory = {"phones": {f"{entry['match']}:{side}": page for (entry, side), page in zip(phones, opened)}, "ended": []}
