@@ -284,10 +284,8 @@ def test_records_of_the_federation_a_competition_and_a_club(season):
 def stored_as_worked_out(competition) -> bool:
     """The competition's stored figure sums (FigureSums), its own and each pair's, are its final
     results' added up now."""
-    stored = FigureSums.objects.filter(competition=competition)
-    return figures_selectors.stored_figures(stored, "round_id", "month", "team_id") == (
-        figures_selectors.competition_sums(competition.pk)
-    )
+    stored = figures_selectors.stored_sums(("round_id", "month", "team"), 'f."competition_id" = %s', competition.pk)
+    return stored == figures_selectors.competition_sums(competition.pk) and FigureSums.objects.exists()
 
 
 def test_the_stored_figure_sums_follow_each_new_result_and_each_change_of_one(season):
