@@ -9,6 +9,8 @@ from django.db.models.functions import Coalesce
 
 from scoring.models import Competition, Deal, Match, Player
 
+from .figures import SIDE_WIDTH, match_sums
+
 
 
 # -- players ------------------------------------------------------------------------------------
@@ -96,7 +98,8 @@ TOTALS = ("matches", "won", "drawn", "deals", "score", "natural", "mixed", "out"
 def player_statistics_by_competition(player: Player, matches: list[Match]) -> dict[int, PlayerStatistics]:
     """player_statistics for each competition of `matches` (the player's matches, read with their
     teams), by competition id: the matches' figures from the rows in hand, the deals' from one
-    query over these matches' deals, grouped by match, whatever the number of competitions."""
+    query over these matches' deals, grouped by match (selectors.figures.match_sums, plain SQL),
+    whatever the number of competitions."""
     sides: dict[int, tuple[bool, bool]] = {}
     totals: dict[int, dict[str, int]] = {}
     for match in matches:
@@ -111,27 +114,18 @@ def player_statistics_by_competition(player: Player, matches: list[Match]) -> di
         figures["matches"] += 1
         figures["won"] += (home and match.winner == "home") or (away and match.winner == "away")
         figures["drawn"] += match.winner == "draw"
-    deals = (
-        Deal.objects.filter(match_id__in=sides)
-        .values("match_id", "match__competition_id")
-        .annotate(
-            deals=Count("id"), home_score=Sum("home_score"), away_score=Sum("away_score"),
-            home_natural=Sum("home_natural"), away_natural=Sum("away_natural"), home_mixed=Sum("home_mixed"),
-            away_mixed=Sum("away_mixed"), home_out=Count("id", filter=Q(out="home")),
-            away_out=Count("id", filter=Q(out="away")),
-        )
-        .order_by()
-    )  # fmt: skip
-    for row in deals:
-        home, away = sides[row["match_id"]]
-        figures = totals[row["match__competition_id"]]
-        figures["deals"] += row["deals"]
-        for side, playing in (("home", home), ("away", away)):
+    competition_of = {match.pk: match.competition_id for match in matches}
+    for pk, deals, *side_sums in match_sums(list(sides)):
+        home, away = sides[pk]
+        figures = totals[competition_of[pk]]
+        figures["deals"] += deals
+        for index, playing in enumerate((home, away)):
             if playing:
-                figures["score"] += row[f"{side}_score"] or 0
-                figures["natural"] += row[f"{side}_natural"] or 0
-                figures["mixed"] += row[f"{side}_mixed"] or 0
-                figures["out"] += row[f"{side}_out"]
+                natural, mixed, _red3, score, _squares, went_out = side_sums[index * SIDE_WIDTH : index * SIDE_WIDTH + 6]
+                figures["score"] += score or 0
+                figures["natural"] += natural or 0
+                figures["mixed"] += mixed or 0
+                figures["out"] += went_out or 0
     return {
         competition_id: PlayerStatistics(
             matches=t["matches"], won=t["won"], drawn=t["drawn"], lost=t["matches"] - t["won"] - t["drawn"],
