@@ -25,7 +25,7 @@ from scoring.engine.rules import get_points_rules, get_rules
 from scoring.models import AuditEntry, Club, Competition, Deal, Match, Player, Round, Season, Team
 from scoring.services import invitations
 from scoring.services import seasons as season_services
-from scoring.services.locking import move_versions
+from scoring.services.locking import move_editions
 
 PROTOCOL_NOTE = _(
     "Deals and results are entered and corrected on the match's protocol page, where the rules are "
@@ -40,20 +40,20 @@ def protocol_link(match: Match) -> str:
 
 class VersionedAdmin(admin.ModelAdmin):
     """The admin writes rows past the services and knows no page a row was shown on: each write
-    moves every page's versions (scoring.services.locking), in the admin's transaction."""
+    moves every page's editions (scoring.services.locking), in the admin's transaction."""
 
     def save_related(self, request, form, formsets, change):
         super().save_related(request, form, formsets, change)
-        move_versions(everywhere=True)
+        move_editions(everywhere=True)
 
     def delete_model(self, request, obj):
         super().delete_model(request, obj)
-        move_versions(everywhere=True)
+        move_editions(everywhere=True)
 
     def delete_queryset(self, request, queryset):
         with transaction.atomic():
             super().delete_queryset(request, queryset)
-            move_versions(everywhere=True)
+            move_editions(everywhere=True)
 
 
 @admin.register(Club)

@@ -46,7 +46,8 @@ class Club(models.Model):
         blank=True,
     )
     # Moved with its players and teams (scoring.services.locking); every public page's ETag reads it.
-    version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
+    # An edition, not a form's version: no form carries it (scoring.selectors.editions).
+    edition = models.PositiveBigIntegerField(_("edition"), default=1, editable=False)
 
     class Meta:
         verbose_name = _("club")
@@ -244,7 +245,7 @@ class Competition(models.Model):
     # the competition so that saving a deal needs no extra query to know.
     archived = models.BooleanField(_("archived"), default=False, editable=False)
     # Moved by every service that changes what its pages show (scoring.services.locking): their ETags.
-    version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
+    edition = models.PositiveBigIntegerField(_("edition"), default=1, editable=False)
     entrants = models.ManyToManyField(
         Player, verbose_name=_("players signed up"), related_name="individual_competitions", blank=True,
         help_text=_("In an individual competition: the players drawn into partnerships each round."),
@@ -1114,7 +1115,7 @@ class Championship(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # Moved by every championship service (scoring.services.locking): its page's ETag.
-    version = models.PositiveBigIntegerField(_("version"), default=1, editable=False)
+    edition = models.PositiveBigIntegerField(_("edition"), default=1, editable=False)
 
     class Meta:
         verbose_name = _("championship")

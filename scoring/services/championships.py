@@ -13,7 +13,7 @@ qualification and carried points").
   the next stage's schedules are made by the schedule services.
 
 Each takes the championship and every heat of it through the locks (services.locking), which
-refuse a closed season and move the versions of the pages that show them, and writes the audit log.
+refuse a closed season and move the editions of the pages that show them, and writes the audit log.
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def _require(user, championship: Championship) -> None:
 
 
 def _lock_championship(user, championship: Championship) -> Championship:
-    """The championship and every heat of it locked, their versions moved; refused in a closed
+    """The championship and every heat of it locked, their editions moved; refused in a closed
     season and for a user who does not manage it."""
     _require(user, championship)
     locked = lock(championship)
@@ -104,7 +104,7 @@ def championship_save(*, user, championship: Championship) -> Championship:
             raise DomainError(_("A championship stays with its organising club."))
         if stored.season != championship.season and stored.stages.filter(heats__isnull=False).exists():
             raise DomainError(_("The championship has heats of its season: it cannot move to another season."))
-        championship.version = stored.version
+        championship.edition = stored.edition
     elif reads.championship_archived(championship):
         raise ChampionshipArchivedError(
             _("The season %(season)s is closed: no competition can be added to it or moved into it.")

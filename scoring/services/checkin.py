@@ -30,7 +30,7 @@ def check_in_save(*, competition: Competition, user, day: date, present: Iterabl
     there on `day`, and no others. Returns who is checked in now."""
     if not permissions.can_manage_competition(user, competition):
         raise PermissionDenied(_("You may not change this competition."))
-    # Who is present shows on no public page: the competition's lock moves its versions all the same.
+    # Who is present shows on no public page: the competition's lock moves its edition all the same.
     competition = lock_competition(competition)
     if competition.kind == Competition.Kind.LEAGUE:
         raise DomainError(_("Only a tournament or a club night is drawn from who is present."))

@@ -135,7 +135,7 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
     if competition.pk:
         stored = lock_competition(competition)
         _require(permissions.can_manage_competition(user, stored))
-        competition.version = stored.version  # the form's copy is saved whole: with the version moved
+        competition.edition = stored.edition  # the form's copy is saved whole: with the edition moved
         rated_by = (stored.is_public, stored.requires_confirmation)
     require_open_season(competition.season)
     competition.save()

@@ -43,7 +43,7 @@ from scoring.selectors.protocols import next_deal_replayed, replayed, row_standi
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
 from .figures import figures_refresh
-from .locking import lock_match, move_versions, show_change
+from .locking import lock_match, move_editions, show_change
 from .rating import rating_part, rating_refresh
 from .standings import standing_part, standings_refresh
 
@@ -603,7 +603,7 @@ def matches_record_played(
             values["dealt_at"] = dealt_time(match.started_at, replayed.entry.dealt_minute)
             deals.append(Deal(match_id=match.pk, **values))
     Deal.objects.bulk_create(deals, batch_size=batch_size)
-    move_versions(*matches)
+    move_editions(*matches)
     rating_refresh(matches=matches)
     figures_refresh(competitions={match.competition_id for match in matches})
     return matches, len(deals)

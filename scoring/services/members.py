@@ -83,7 +83,7 @@ def members_import(*, user, club: Club, draft_id: int, expected_digest: str) -> 
 
 @transaction.atomic
 def _import(*, user, club: Club, draft_id: int, expected_digest: str) -> dict[str, int]:
-    locked = lock(club)  # the club's pages show its players: their version moves with them
+    locked = lock(club)  # the club's pages show its players: its edition moves with them
     draft = MemberListDraft.objects.select_for_update().filter(club=locked, pk=draft_id).first()
     if draft is None:
         raise DomainError(_("The list was saved or discarded meanwhile, or another file took its place. Nothing was saved."))

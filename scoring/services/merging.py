@@ -329,7 +329,7 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     if not (permissions.can_manage_club(user, duplicate.club) and permissions.can_manage_club(user, kept.club)):
         raise PermissionDenied(_("You may not change this."))
     # Both rows locked, in one order, and read again: the plan is made under the locks. Locking
-    # moves the versions of where they appear, before the duplicate goes.
+    # moves the editions of where they appear, before the duplicate goes.
     try:
         locked = {obj.pk: lock(obj) for obj in sorted((duplicate, kept), key=lambda obj: obj.pk)}
     except model.DoesNotExist:

@@ -84,7 +84,7 @@ def _lock_open(move: MatchMove, *, shown: bool) -> tuple[Match, MatchMove]:
 def match_move_answer(*, move: MatchMove, user, accept: bool, note: str = "") -> MatchMove:
     """The away team accepts or declines a proposed move. Accepted, the match moves now, or once
     the organiser approves where the competition asks for that."""
-    # Accepted, the match may move now: its pages' versions move (harmless if it waits for approval).
+    # Accepted, the match may move now: its pages' editions move (harmless if it waits for approval).
     match, move = _lock_open(move, shown=accept)
     _require(permissions.can_answer_move(user, match, move.proposed_by_id))
     if move.status != M.WAITING_AWAY:

@@ -363,7 +363,7 @@ def _admit(match: Match, user, link: TableLink | None, *, adding: int):
         link, match = lock_open_link(link)
         actor = TableSide(link)
     else:
-        # A photo is on no public page: no version moves.
+        # A photo is on no public page: no edition moves.
         match = lock_match(match, shown=False)
         if not permissions.can_enter_or_manage(user, match):
             raise PermissionDenied(_("You may not change this match."))

@@ -29,7 +29,7 @@ def reminders_send(*, now: datetime | None = None) -> list[Reminder]:
     mails go once the rows are committed. Returns the reminders sent."""
     now = now or timezone.now()
     due = [item for item in overdue_matches(now) if item.reminded_at is None]
-    # A reminder shows on no public page: the matches are locked without moving their versions,
+    # A reminder shows on no public page: the matches are locked moving no version or edition,
     # so a second run at the same time waits and then finds them reminded.
     locked = {match.pk for match in lock_matches(Match.objects.filter(pk__in=[item.match.pk for item in due]), shown=False)}
     sent = []

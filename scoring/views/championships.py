@@ -12,7 +12,7 @@ from django.views.generic import TemplateView
 
 from scoring.exports import Export
 from scoring.selectors import championships as reads
-from scoring.selectors import versions
+from scoring.selectors import editions
 from scoring.tables import CombinedStandingsTable, QualifiedTable, StandingsTable
 
 from .exports import ExportView
@@ -21,7 +21,7 @@ from .public import PublicPageMixin
 
 class ChampionshipListView(PublicPageMixin, TemplateView):
     template_name = "scoring/public/championship_list.html"
-    drawn_from = versions.championships
+    drawn_from = editions.championships
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -58,7 +58,7 @@ class ChampionshipDetailView(PublicPageMixin, TemplateView):
     """Vägen till finalen: every stage in order, its heats, who goes on and why."""
 
     template_name = "scoring/public/championship_detail.html"
-    drawn_from = versions.championship
+    drawn_from = editions.championship
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -69,7 +69,7 @@ class ChampionshipDetailView(PublicPageMixin, TemplateView):
 
 
 class StageExportMixin:
-    drawn_from = versions.stage
+    drawn_from = editions.stage
 
     def check_access(self) -> None:
         self.road  # noqa: B018 - 404 unless the visitor may see the championship

@@ -31,7 +31,7 @@ from scoring.web.converters import LARGEST_NUMBER
 from scoring.exports import PDF, Export
 from scoring.models import Competition, Match, Round
 from scoring.selectors.protocols import document_rounds, documented_matches, round_matches_with_keepers
-from scoring.selectors import versions
+from scoring.selectors import editions
 from scoring.selectors.public import get_visible_competition, get_visible_round, is_visible_competition
 from scoring.site_address import site_url
 from scoring.web.public_cache import validator
@@ -119,7 +119,7 @@ class ExportView(View):
 
 
 class MatchExportMixin:
-    drawn_from = versions.match_documents
+    drawn_from = editions.match_documents
 
     def check_access(self) -> None:
         self.get_match()
@@ -162,7 +162,7 @@ class MatchProtocolCsvView(MatchExportMixin, ExportView):
 
 
 class CompetitionExportMixin:
-    drawn_from = versions.competition
+    drawn_from = editions.competition
 
     def check_access(self) -> None:
         self.get_competition()

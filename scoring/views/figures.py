@@ -13,7 +13,7 @@ from django.views.generic import TemplateView
 from scoring.selectors import figures as figures_selectors
 from scoring.selectors import public as public_selectors
 from scoring.selectors import records as records_selectors
-from scoring.selectors import versions
+from scoring.selectors import editions
 from scoring.tables import paginate_bounded
 from scoring.tables_federation import RecordsTable, TeamFiguresTable
 
@@ -61,7 +61,7 @@ class ClubRecordsView(RecordsPageMixin, TemplateView):
 class CompetitionRecordsView(RecordsPageMixin, TemplateView):
     """A competition's records and every pair's figures beside the whole competition's."""
 
-    drawn_from = versions.competition
+    drawn_from = editions.competition
 
     def dispatch(self, request, *args, **kwargs):
         self.competition = public_selectors.get_visible_competition(kwargs["pk"], request.user)

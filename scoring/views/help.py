@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.http import Http404
 from django.views.generic import TemplateView
 
-from scoring.selectors import versions
+from scoring.selectors import editions
 
 from .public import PublicPageMixin
 
@@ -28,14 +28,14 @@ HELP_PAGES = ("secretary", "captain", "table", "organiser")
 class HelpIndexView(PublicPageMixin, TemplateView):
     """The help pages, one for each kind of user."""
 
-    drawn_from = versions.the_code
+    drawn_from = editions.the_code
     template_name = "scoring/help/index.html"
 
 
 class HelpPageView(PublicPageMixin, TemplateView):
     """One help page, by its slug (HELP_PAGES)."""
 
-    drawn_from = versions.the_code
+    drawn_from = editions.the_code
 
     def get_template_names(self):
         if self.kwargs["page"] not in HELP_PAGES:

@@ -12,7 +12,7 @@ from scoring.selectors import public as public_selectors
 from scoring.exports.tables import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
-from scoring.selectors import championships, history, versions
+from scoring.selectors import championships, editions, history
 from scoring.selectors import figures
 from scoring.site_address import absolute_reverse
 from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
@@ -20,7 +20,7 @@ from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
 
 class StartPageView(TemplateView):
     template_name = "scoring/public/home.html"
-    drawn_from = versions.everything  # no result, but never older than the site's news
+    drawn_from = editions.everything  # no result, but never older than the site's news
 
 
 # ---- Competitions, rounds, matches, teams, players and clubs (no login) ------------------------
@@ -41,7 +41,7 @@ def live_poll_seconds() -> int:
 class PublicPageMixin:
     """Context every public page uses: how often live parts poll."""
 
-    drawn_from = versions.everything  # what its ETag is made of (scoring.web.public_cache), if no less
+    drawn_from = editions.everything  # what its ETag is made of (scoring.web.public_cache), if no less
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -73,7 +73,7 @@ class CompetitionMixin(PublicPageMixin):
     """A visible competition from the URL, its rounds, and the live part of its page."""
 
     embed = False
-    drawn_from = versions.competition
+    drawn_from = editions.competition
 
     def dispatch(self, request, *args, **kwargs):
         # Embeds are for other sites: public competitions only, whoever is signed in.
@@ -229,7 +229,7 @@ class MatchDetailView(PublicPageMixin, TemplateView):
     """The protocol of a match deal by deal, each deal's breakdown on demand, and how it ended."""
 
     template_name = "scoring/public/match_detail.html"
-    drawn_from = versions.match
+    drawn_from = editions.match
 
     def get_match(self):
         return public_selectors.get_visible_match(self.kwargs["pk"], self.request.user)

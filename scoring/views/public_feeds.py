@@ -21,7 +21,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.generic import TemplateView
 
 from scoring import selectors
-from scoring.selectors import public as public_selectors, versions
+from scoring.selectors import editions, public as public_selectors
 from scoring.feeds.calendar import CalendarEvent, calendar
 from scoring.models import Match
 from scoring.selectors.protocols import has_score
@@ -69,7 +69,7 @@ def _match_json(request, match: Match) -> dict:
 class CompetitionFeedView(View):
     """GET: {"competition", "generated_at", "standings": [...], "preliminary_results", "rounds": [...]}."""
 
-    drawn_from = versions.competition
+    drawn_from = editions.competition
 
     def get(self, request, pk):
         competition = public_selectors.get_visible_competition(pk, None)
@@ -147,7 +147,7 @@ def _fixture_event(request, match: Match, host: str) -> CalendarEvent | None:
 class TeamCalendarView(View):
     """A team's fixtures in public competitions as an iCalendar feed (text/calendar)."""
 
-    drawn_from = versions.everything
+    drawn_from = editions.everything
 
     def get(self, request, pk):
         team = get_object_or_404(public_selectors.teams(), pk=pk)

@@ -23,7 +23,7 @@ from scoring.engine.rules import DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS, Poi
 from scoring.formatting import format_number
 from scoring.exports.tables import tiebreak_order_text
 
-from scoring.selectors import versions
+from scoring.selectors import editions
 
 from .public import PublicPageMixin
 
@@ -266,7 +266,7 @@ def points_rows(points: PointsRules) -> list[Row]:
 class RulesIndexView(PublicPageMixin, TemplateView):
     """The rule sets a competition can be played under, each linked to its page."""
 
-    drawn_from = versions.the_code
+    drawn_from = editions.the_code
 
     template_name = "scoring/public/rules_index.html"
 
@@ -282,7 +282,7 @@ class RulesView(PublicPageMixin, TemplateView):
     how a match counts in a table under each competition preset (match points, walk overs,
     tie-breaks). Drawn from the code alone."""
 
-    drawn_from = versions.the_code
+    drawn_from = editions.the_code
 
     template_name = "scoring/public/rules.html"
 

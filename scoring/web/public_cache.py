@@ -1,5 +1,5 @@
 """HTTP keeps the public pages (docs/architecture.md, "What is kept (caching)"). A public view names
-what it is drawn from (`drawn_from`: scoring.selectors.versions); that, the language, who looks, the
+what it is drawn from (`drawn_from`: scoring.selectors.editions); that, the language, who looks, the
 day and the code make its ETag. The 304 comes before the view only if anyone may see the page."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Benchmark: what a 304 costs the server. A spectator's open page asks for its live part every 20 s
 with its validator (scoring.web.public_cache); while nothing changed the answer is a 304, made before
-the view runs from the versions of what the page shows (one or two small queries). Its time is set
+the view runs from the editions of what the page shows (one or two small queries). Its time is set
 against the minimal view's (tests/benchmarks/load_urls.py: a few bytes, no query) through the same
 middleware, in the same run: `conditional_get_vs_minimal_view`, target <= 3x. One JSON line per
 figure; nothing here asserts on time.

@@ -1,7 +1,7 @@
 """Right by construction: every public service function is run as a scenario, and every public page
 whose fresh drawing it changed must have got a new validator (scoring.web.public_cache, from the
-versions scoring.services.locking moves). A writing service without a scenario fails the test, so
-a new service cannot forget to move the versions of what it changes.
+editions scoring.services.locking moves). A writing service without a scenario fails the test, so
+a new service cannot forget to move the editions of what it changes.
 
 Each scenario prepares what its service needs (not watched), draws every public page of a small
 world anonymously, runs the service, and draws them all again. A page whose status or body
@@ -83,10 +83,10 @@ NOT_SERVICES = {
     "replay_from": "called inside rating_refresh",
     "lock_rating": "takes the rating's lock inside rating_refresh",
     "rated_sequence": "reads the rated matches in order",
-    "lock": "locks a row inside the services and moves versions: what the scenarios check",
+    "lock": "locks a row inside the services and moves editions: what the scenarios check",
     "lock_competition": "as above, for a competition",
     "lock_matches": "as above, for matches",
-    "move_versions": "moves versions: what the scenarios check",
+    "move_editions": "moves versions: what the scenarios check",
     "show_change": "claims a locked match's version and moves its competition's: what the scenarios check",
     "archive_refusal": "reads whether a change would reach an archive",
     "require_enrolment_rules": "refuses teams against their competition's rules, inside competition_save and the invitations",

@@ -111,7 +111,7 @@ def more_matches(world, count: int) -> None:
 def test_each_figures_page_asks_as_many_queries_at_any_size(client, season):
     urls = pages(season)
     # Each page is drawn once before it is counted: a first look fills what is kept per process
-    # (the code's version, a replay of the rating kept under the versions it read).
+    # (the code's version, a replay of the rating kept under the editions it read).
     for url in urls.values():
         client.get(url)
     small = {name: _queries(client, url) for name, url in urls.items()}

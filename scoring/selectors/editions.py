@@ -1,6 +1,8 @@
 """What a public page is drawn from, as its view names it (`drawn_from`; scoring.web.public_cache):
-whether anyone may see it and the versions scoring.services.locking moves, or None when it is not
-there. Every page names clubs, teams or players: each reads the clubs' versions, which any rename moves."""
+whether anyone may see it and the editions scoring.services.locking moves, or None when it is not
+there. A club's, competition's or championship's `edition` counts the changes its pages show; it is
+not a form's concurrency number (a match's `version`, which a stale form is refused against). Every
+page names clubs, teams or players: each reads the clubs' editions, which any rename moves."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from django.db import connection
 from scoring.models import Match
 
 # Plain SQL: a live part's 304 is one read, and building an ORM query took most of its time (make bench).
-CLUBS = "(SELECT COUNT(*) n, SUM(version) s, MAX(id) m FROM scoring_club) clubs"
+CLUBS = "(SELECT COUNT(*) n, SUM(edition) s, MAX(id) m FROM scoring_club) clubs"
 
 
 def read(sql: str, *params) -> tuple | None:
@@ -19,17 +21,17 @@ def read(sql: str, *params) -> tuple | None:
 
 
 def competition(pk, of="%s", **kwargs):
-    """A competition's pages and documents: its version, open to all when it is public."""
-    row = read(f"SELECT c.is_public, c.version, clubs.* FROM scoring_competition c, {CLUBS} WHERE c.id = {of}", pk)
+    """A competition's pages and documents: its edition, open to all when it is public."""
+    row = read(f"SELECT c.is_public, c.edition, clubs.* FROM scoring_competition c, {CLUBS} WHERE c.id = {of}", pk)
     return row and (bool(row[0]), row[1:])
 
 
 def championship(pk, **kwargs):
-    """A championship's pages and documents: its version and its heats' (their tables), open to all
+    """A championship's pages and documents: its edition and its heats' (their tables), open to all
     when it is public."""
     row = read(
-        "SELECT ch.is_public, ch.version, heats.*, clubs.* FROM scoring_championship ch, (SELECT COUNT(*), "
-        "SUM(c.version) FROM scoring_competition c JOIN scoring_championshipheat h ON h.competition_id = c.id "
+        "SELECT ch.is_public, ch.edition, heats.*, clubs.* FROM scoring_championship ch, (SELECT COUNT(*), "
+        "SUM(c.edition) FROM scoring_competition c JOIN scoring_championshipheat h ON h.competition_id = c.id "
         "JOIN scoring_championshipstage s ON s.id = h.stage_id WHERE s.championship_id = %s) heats, "
         f"{CLUBS} WHERE ch.id = %s", pk, pk,
     )  # fmt: skip
@@ -37,8 +39,8 @@ def championship(pk, **kwargs):
 
 
 def championships(**kwargs):
-    """The list of championships: their count, versions and largest id."""
-    return True, read(f"SELECT * FROM (SELECT COUNT(*), SUM(version), MAX(id) FROM scoring_championship) ch, {CLUBS}")
+    """The list of championships: their count, editions and largest id."""
+    return True, read(f"SELECT * FROM (SELECT COUNT(*), SUM(edition), MAX(id) FROM scoring_championship) ch, {CLUBS}")
 
 
 def stage(pk, **kwargs):
@@ -48,18 +50,18 @@ def stage(pk, **kwargs):
 
 
 def match(pk, **kwargs):
-    """A match's pages show its competition's names and rules: its competition's version."""
+    """A match's pages show its competition's names and rules: its competition's edition."""
     return competition(pk, of="(SELECT competition_id FROM scoring_match WHERE id = %s)")
 
 
 def everything(**kwargs):
     """The pages of several competitions and clubs (the lists, a team's, a player's, a club's, the
     rankings and the rating, which read every competition), and the rules drawn by the code."""
-    return True, read(f"SELECT * FROM (SELECT COUNT(*), SUM(version), MAX(id) FROM scoring_competition) c, {CLUBS}")
+    return True, read(f"SELECT * FROM (SELECT COUNT(*), SUM(edition), MAX(id) FROM scoring_competition) c, {CLUBS}")
 
 
 def the_code(**kwargs):
-    """Pages drawn from the code alone (the rules pages): the code's version in every ETag is all."""
+    """Pages drawn from the code alone (the rules pages): the code's own version in every ETag is all."""
     return True, ()
 
 
