@@ -177,7 +177,7 @@ class Team(models.Model):
         return (self.player_one, self.player_two)
 
 
-class ClubTableOrder(models.TextChoices):
+class ClubStandingsOrder(models.TextChoices):
     """Which figures rank the clubs of a club table, in order (the Swedish series rank "on wins and
     card points": match points, then card points for)."""
 
@@ -233,12 +233,12 @@ class Competition(models.Model):
     is_public = models.BooleanField(_("public"), default=True)
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     # An inter-club series may rank the clubs too, on the sum of their pairs' results
-    # (scoring.selectors.club_tables).
-    has_club_table = models.BooleanField(
+    # (scoring.selectors.club_standings).
+    has_club_standings = models.BooleanField(
         _("club table"), default=False, help_text=_("Rank the clubs too, on the sum of their pairs' results.")
     )
-    club_table_order = models.CharField(
-        _("club table ranks on"), max_length=30, choices=ClubTableOrder.choices, default=ClubTableOrder.POINTS_CARDS
+    club_standings_order = models.CharField(
+        _("club table ranks on"), max_length=30, choices=ClubStandingsOrder.choices, default=ClubStandingsOrder.POINTS_CARDS
     )
     # Set by the season services when the competition's season is closed (scoring.services.seasons):
     # the competition is then a read-only archive and every service refuses to change it. Stored on

@@ -164,7 +164,7 @@ def federation(db):
         "ef": make_team("Eva/Filip", club=kung, players=(p["Eva"], p["Filip"])),
         "gh": make_team("Greta/Hugo", club=kung, players=(p["Greta"], p["Hugo"])),
     }
-    series = make_competition(name="Allsvenskan", season="2026/27", organiser=ess, has_club_table=True)
+    series = make_competition(name="Allsvenskan", season="2026/27", organiser=ess, has_club_standings=True)
     old = make_competition(name="Allsvenskan", season="2025/26", organiser=ess)
     t = teams
     # 2026/27, round 1: AB beat EF 5 100–3 000; CD and GH draw 5 000–5 000.

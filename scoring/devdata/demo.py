@@ -234,7 +234,7 @@ def _league(report: DemoReport, clubs, secretaries, teams, rng: random.Random, t
     competition, _ = Competition.objects.get_or_create(
         name=LEAGUE_NAME, season=season_of(today), organiser=clubs["orebro"],
         defaults={"kind": Competition.Kind.LEAGUE, "rules_key": "sv-tavling", "points_key": "sv-serie",
-                  "requires_confirmation": True, "is_public": True, "has_club_table": True,
+                  "requires_confirmation": True, "is_public": True, "has_club_standings": True,
                   # The season's chores: pairs of two, each player in one team; an overdue
                   # protocol is reminded after three days.
                   "team_players_max": 2, "one_team_per_player": True, "reminder_days": 3},

@@ -36,7 +36,7 @@ def earlier_season(report, play_class, league_name, league_teams, clubs, secreta
     competition, _ = Competition.objects.get_or_create(
         name=league_name, season=name, organiser=clubs["orebro"],
         defaults={"kind": Competition.Kind.LEAGUE, "rules_key": "sv-tavling", "points_key": "sv-serie",
-                  "requires_confirmation": False, "is_public": True, "has_club_table": True},
+                  "requires_confirmation": False, "is_public": True, "has_club_standings": True},
     )
     report.competitions.append(competition)
     if competition.rounds.exists():

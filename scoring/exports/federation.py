@@ -1,7 +1,7 @@
 """The club table (klubbtabell) of an inter-club series and the players' table (spelartabell) of an
 individual competition in the competition's documents: a table for the PDF and a sheet for the
-workbook. The club table has the standings' columns (scoring.exports.tables) and the club's number
-of pairs; rows come from scoring.selectors.club_tables and scoring.selectors.individual."""
+workbook. The club table has the standings' columns (scoring.exports.listings) and the club's number
+of pairs; rows come from scoring.selectors.club_standings and scoring.selectors.individual."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import django_tables2 as tables
 from django.utils.translation import gettext as _, gettext_lazy
 
 from scoring.models import Competition
-from scoring.selectors.club_tables import club_standings
+from scoring.selectors.club_standings import club_standings
 from scoring.selectors.individual import individual_standings
 
-from .tables import NUM, ExportTable, NumberColumn, StandingsExportTable, full_name, standings_rows
+from .listings import NUM, ExportTable, NumberColumn, StandingsExportTable, full_name, standings_rows
 
 
 class ClubStandingsExportTable(StandingsExportTable):
@@ -25,9 +25,9 @@ class ClubStandingsExportTable(StandingsExportTable):
         sequence = ("rank", "team", "pairs", "...")
 
 
-def club_table(competition: Competition) -> ClubStandingsExportTable | None:
+def club_standings_listing(competition: Competition) -> ClubStandingsExportTable | None:
     """The club table of a competition that has one, else None."""
-    if not competition.has_club_table:
+    if not competition.has_club_standings:
         return None
     rows = club_standings(competition)
     values: list[dict[str, Any]] = standings_rows(rows)
@@ -36,9 +36,9 @@ def club_table(competition: Competition) -> ClubStandingsExportTable | None:
     return ClubStandingsExportTable(values)
 
 
-def club_table_note(competition: Competition) -> str:
+def club_standings_note(competition: Competition) -> str:
     return _("Clubs ranked on the sum of their pairs' results: %(order)s.") % {
-        "order": competition.get_club_table_order_display()
+        "order": competition.get_club_standings_order_display()
     }
 
 

@@ -34,8 +34,8 @@ from scoring.site_address import site_url
 
 from . import PDF, Export
 from .documents import blank_protocol, protocol_document, side_codes
-from .federation import club_table, club_table_note, individual_table
-from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
+from .federation import club_standings_listing, club_standings_note, individual_table
+from .listings import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 STYLESHEET = "scoring/css/pdf.css"
 # The deal table's geometry, as pdf.css lays it out: A4 (210 mm) less the 13 mm side margins, the
@@ -292,8 +292,8 @@ def competition_html(competition: Competition) -> str:
         {
             **competition_facts(competition),
             **standings_context(competition),
-            "club_table": club_table(competition),
-            "club_table_note": club_table_note(competition),
+            "club_standings_listing": club_standings_listing(competition),
+            "club_standings_note": club_standings_note(competition),
             "individual_table": individual_table(competition),
             "rounds": [round_context(round, results.get(round.pk, [])) for round in rounds],
             "places": history.places_by_round(competition),

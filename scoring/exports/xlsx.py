@@ -49,8 +49,8 @@ from scoring.site_address import absolute_reverse
 
 from . import CSV, XLSX, Export
 from .documents import match_record_url
-from .federation import club_table, club_table_note, individual_table
-from .tables import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
+from .federation import club_standings_listing, club_standings_note, individual_table
+from .listings import RoundResultsExportTable, competition_facts, round_result_rows, standings_table
 
 MAX_SHEET_NAME = 31
 _FORBIDDEN_IN_SHEET_NAME = re.compile(r"[\[\]:*?/\\]")
@@ -421,9 +421,9 @@ def competition_xlsx(competition: Competition) -> Export:
     the competition."""
     workbook = new_workbook()
     write_standings_sheet(workbook, competition)
-    clubs = club_table(competition)
+    clubs = club_standings_listing(competition)
     if clubs is not None:
-        heading = competition_heading(competition, club_table_note(competition))
+        heading = competition_heading(competition, club_standings_note(competition))
         write_sheet(workbook, _("Club table"), clubs.as_values(), heading=heading)
     players = individual_table(competition)
     if players is not None:

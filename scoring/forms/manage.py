@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils.text import capfirst
 from django.utils.translation import gettext_lazy as _
 
-from scoring.models import Club, ClubTableOrder, Competition, Match, Player, Round, Team
+from scoring.models import Club, ClubStandingsOrder, Competition, Match, Player, Round, Team
 from scoring.selectors.names import order_by_name
 
 from .dates import UNREADABLE_DATE, DateInput
@@ -168,8 +168,8 @@ class CompetitionForm(forms.ModelForm):
             "requires_confirmation",
             "table_confirmation",
             "is_public",
-            "has_club_table",
-            "club_table_order",
+            "has_club_standings",
+            "club_standings_order",
             "team_players_min",
             "team_players_max",
             "one_team_per_player",
@@ -200,7 +200,7 @@ class CompetitionForm(forms.ModelForm):
             "confirmed; otherwise the home club's secretary submits it as usual."
         )
         # Only a series with a club table needs it: a form sent without it keeps the usual order.
-        self.fields["club_table_order"].required = False
+        self.fields["club_standings_order"].required = False
         # The enrolment rules (services.enrolment): a form sent without them keeps a pair per team.
         self.fields["team_players_min"].required = False
         self.fields["team_players_min"].min_value = 1
@@ -210,8 +210,8 @@ class CompetitionForm(forms.ModelForm):
             "When both teams agree to move a match to another day, the organiser approves it before it moves."
         )
 
-    def clean_club_table_order(self):
-        return self.cleaned_data.get("club_table_order") or ClubTableOrder.POINTS_CARDS
+    def clean_club_standings_order(self):
+        return self.cleaned_data.get("club_standings_order") or ClubStandingsOrder.POINTS_CARDS
 
     def clean_team_players_min(self):
         return self.cleaned_data.get("team_players_min") or 2

@@ -42,7 +42,7 @@ def round_results(round: Round) -> QuerySet:
     return _with_counts(matches, round.competition)
 
 
-# What a results table (scoring.tables.ResultsTable) shows of a match and its rows: a round's
+# What a results table (scoring.listings.ResultsTable) shows of a match and its rows: a round's
 # page and the competition's current round read these only, as the ORM's cost of a row grows with
 # its columns (the documents read round_results whole).
 RESULT_ROW_FIELDS = (

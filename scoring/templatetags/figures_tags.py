@@ -41,7 +41,7 @@ def band_name(band) -> str:
 def figure_rows(lines, field_heading=None) -> str:
     """The body rows of a table of figures (templates/scoring/figures/_figures_table.html): a row
     per FigureLine, and the field's value beside the subject's where the table has a column for it
-    (`field_heading`). Drawn in one pass, as the site's other tables are (templatetags/table_rows.py):
+    (`field_heading`). Drawn in one pass, as the site's other tables are (templatetags/listing_rows.py):
     thirteen rows a season, each cell's lookups and filter once."""
     rows = []
     for line in lines:

@@ -13,7 +13,7 @@ from django.views.generic import TemplateView
 from scoring.exports import Export
 from scoring.selectors import championships as reads
 from scoring.selectors import editions
-from scoring.tables import CombinedStandingsTable, QualifiedTable, StandingsTable
+from scoring.listings import CombinedStandingsTable, QualifiedTable, StandingsTable
 
 from .exports import ExportView
 from .public import PublicPageMixin

@@ -1,7 +1,7 @@
 """Pages above and beside a competition's table: ranking lists of players and pairs, the matches
 behind a ranking row, how the rating works, the club table of an inter-club series, and the
 players' table of an individual competition with its organiser's page (sign-up, the draw).
-Thin: the reads are scoring.selectors.rankings, .rating, .club_tables and .individual; the writes
+Thin: the reads are scoring.selectors.rankings, .rating, .club_standings and .individual; the writes
 scoring.services.individual."""
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from scoring.forms.individual import IndividualRoundForm, SignupForm
 from scoring.models import Competition
 from scoring.selectors import manage as manage_selectors
 from scoring.selectors import rankings as ranking_selectors
-from scoring.selectors.club_tables import club_standings
+from scoring.selectors.club_standings import club_standings
 from scoring.selectors.individual import individual_standings
 from scoring.selectors.rankings import PAIRS, PLAYERS, RankingFilter
 from scoring.services import DomainError, individual_pair_round, individual_signup
-from scoring.tables import paginate_bounded
-from scoring.tables_federation import ClubTable, IndividualTable, RankingMatchesTable, RankingTable
+from scoring.listings import paginate_bounded
+from scoring.listings_federation import ClubStandingsTable, IndividualTable, RankingMatchesTable, RankingTable
 
 from .manage import CompetitionManagerMixin
 from .public import CompetitionMixin, PublicPageMixin
@@ -136,10 +136,10 @@ class CompetitionClubsView(CompetitionMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super(CompetitionMixin, self).get_context_data(**kwargs)
         competition = self.competition
-        if not competition.has_club_table:
+        if not competition.has_club_standings:
             raise Http404("This competition has no club table.")
-        table = ClubTable(club_standings(competition), caption=_("Club table"))
-        context.update(competition=competition, table=table, order=competition.get_club_table_order_display())
+        table = ClubStandingsTable(club_standings(competition), caption=_("Club table"))
+        context.update(competition=competition, table=table, order=competition.get_club_standings_order_display())
         return context
 
 

@@ -14,8 +14,8 @@ from scoring.selectors import figures as figures_selectors
 from scoring.selectors import public as public_selectors
 from scoring.selectors import records as records_selectors
 from scoring.selectors import editions
-from scoring.tables import paginate_bounded
-from scoring.tables_federation import RecordsTable, TeamFiguresTable
+from scoring.listings import paginate_bounded
+from scoring.listings_federation import RecordsTable, TeamFiguresTable
 
 from .public import PublicPageMixin
 

@@ -9,13 +9,13 @@ from django.views.generic import TemplateView
 
 from scoring import permissions, selectors
 from scoring.selectors import public as public_selectors
-from scoring.exports.tables import competition_facts
+from scoring.exports.listings import competition_facts
 from scoring.models import Match, Team
 from scoring.selectors.protocols import end_text, match_protocol, result_text, round_matches_with_keepers, status_text
 from scoring.selectors import championships, editions, history
 from scoring.selectors import figures
 from scoring.site_address import absolute_reverse
-from scoring.tables import PlayerStatisticsTable, ResultsTable, StandingsTable
+from scoring.listings import PlayerStatisticsTable, ResultsTable, StandingsTable
 
 
 class StartPageView(TemplateView):
@@ -26,7 +26,7 @@ class StartPageView(TemplateView):
 # ---- Competitions, rounds, matches, teams, players and clubs (no login) ------------------------
 # Non-public competitions answer 404 to the public (scoring.selectors.public.visible_competitions);
 # team, player and club pages show only what belongs to public competitions. Views stay thin: the
-# reads are scoring.selectors (scoring.selectors.public, scoring.selectors.protocols), the tables scoring.tables.
+# reads are scoring.selectors (scoring.selectors.public, scoring.selectors.protocols), the tables scoring.listings.
 
 # Seconds between two looks for news while a round is played (htmx polling); tests set 1.
 DEFAULT_LIVE_POLL_SECONDS = 20

@@ -21,7 +21,7 @@ from scoring.engine.match import MANY_DEALS_IN_TIMED_MATCH
 from scoring.engine.problems import ERROR_CODES, WARNING_CODES
 from scoring.engine.rules import DEFAULT_RULES_KEY, POINTS_PRESETS, PRESETS, PointsRules, RuleSet
 from scoring.formatting import format_number
-from scoring.exports.tables import tiebreak_order_text
+from scoring.exports.listings import tiebreak_order_text
 
 from scoring.selectors import editions
 

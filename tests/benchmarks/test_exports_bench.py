@@ -33,7 +33,7 @@ from openpyxl import Workbook
 from scoring.adapters import computed_fields, entry_to_fields
 from scoring.engine import replay
 from scoring.exports import pdf, xlsx
-from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
+from scoring.exports.listings import RoundResultsExportTable, round_result_rows, standings_table
 from scoring.models import Club, Competition, Deal, Match, Player, Round, Team
 from scoring.selectors import competition_standings, round_results
 from tests import factories as f

@@ -28,7 +28,7 @@ def test_the_official_protocol_shows_the_day_played_not_the_day_planned(played, 
 
 
 def test_the_standings_pdf_reads_like_the_web_table(played, english):
-    from scoring.exports.tables import StandingsExportTable
+    from scoring.exports.listings import StandingsExportTable
 
     text = pdf_text(pdf.standings_pdf(played["competition"])[2])
 

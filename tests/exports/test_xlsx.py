@@ -14,7 +14,7 @@ from scoring.adapters import deal_to_entry
 from scoring.engine import replay
 from scoring.files.protocol_file import WRITE_COLUMNS, read_xlsx_file
 from scoring.exports import XLSX, xlsx
-from scoring.exports.tables import RoundResultsExportTable, round_result_rows, standings_table
+from scoring.exports.listings import RoundResultsExportTable, round_result_rows, standings_table
 from scoring.exports.xlsx import sheet_name
 from scoring.selectors import competition_results, competition_standings, round_results
 from scoring.services import match_import_deals

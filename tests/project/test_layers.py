@@ -16,7 +16,7 @@ SCORING = ROOT / "scoring"
 NO_ORM = sorted(
     [
         *SCORING.glob("views/*.py"),
-        *SCORING.glob("tables*.py"),
+        *SCORING.glob("listings*.py"),
         *SCORING.glob("templatetags/*.py"),
         *SCORING.glob("exports/*.py"),
     ]

@@ -1,5 +1,5 @@
 """Every read is a selector (docs/architecture.md, "Selectors are the only readers"): the modules of
-scoring/views/, the pages' tables (scoring/tables.py, scoring/tables_federation.py),
+scoring/views/, the pages' listings (scoring/listings.py, scoring/listings_federation.py),
 scoring/exports/ and the commands (scoring/management/) call selectors (scoring/selectors/) and
 services, never the ORM; the template tags (scoring/templatetags/) read nothing at all: they draw
 what the view hands them.
@@ -26,7 +26,7 @@ SCORING = Path(__file__).resolve().parents[2] / "scoring"
 MODULES = sorted(
     [
         *SCORING.glob("views/*.py"),
-        *SCORING.glob("tables*.py"),
+        *SCORING.glob("listings*.py"),
         *SCORING.glob("exports/*.py"),
         *SCORING.glob("templatetags/*.py"),
         *SCORING.glob("management/**/*.py"),
@@ -93,7 +93,7 @@ def module_key(path: Path) -> str:
 
 def test_modules_found():
     keys = {module_key(path) for path in MODULES}
-    assert {"views/public.py", "views/manage.py", "tables.py", "exports/pdf.py", "management/commands/export.py"} <= keys
+    assert {"views/public.py", "views/manage.py", "listings.py", "exports/pdf.py", "management/commands/export.py"} <= keys
 
 
 @pytest.mark.parametrize("path", MODULES, ids=module_key)

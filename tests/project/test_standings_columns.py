@@ -11,9 +11,9 @@ from django.core.management import call_command
 from django.utils import translation
 
 from scoring.engine.rules import POINTS_PRESETS
-from scoring.exports.tables import StandingsExportTable, standings_table
+from scoring.exports.listings import StandingsExportTable, standings_table
 from scoring.selectors.standings import STANDINGS_COLUMNS, standings_columns
-from scoring.tables import StandingsTable
+from scoring.listings import StandingsTable
 from tests.factories import make_club, make_competition, make_team
 
 KEYS = [column.key for column in STANDINGS_COLUMNS]

@@ -130,7 +130,7 @@ def build_world() -> dict:
     knekt = make_team("Knektarna", club=club_b, players=players_b[2:], captain=make_user("kapten-knekt"))
     today = timezone.localdate()
     # Played on the clock (sv-tavling), so the hall clock and the clock's end have pages to change.
-    league = make_competition(organiser=club_a, name="Serien", rules_key="sv-tavling", has_club_table=True,
+    league = make_competition(organiser=club_a, name="Serien", rules_key="sv-tavling", has_club_standings=True,
                               teams=[ess, dam, kung, knekt])  # fmt: skip
     done = make_match(competition=league, home=ess, away=kung, table=1)
     live = make_match(competition=league, home=dam, away=knekt, table=2)

@@ -81,7 +81,7 @@ def test_the_admin_refuses_a_rotating_partnership_in_a_league(nights, partnershi
     response = client.post(reverse("admin:scoring_competition_change", args=[league.pk]), {
         "name": league.name, "season": league.season, "kind": league.kind, "organiser": league.organiser_id,
         "rules_key": league.rules_key, "points_key": league.points_key, "teams": [partnership.pk],
-        "club_table_order": league.club_table_order, "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
+        "club_standings_order": league.club_standings_order, "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0",
     })
     assert response.status_code == 200  # the form again, with the reason
     assert "klubbkväll" in response.content.decode()

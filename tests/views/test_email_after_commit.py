@@ -48,7 +48,7 @@ def test_a_name_with_a_line_break_is_refused_in_the_admin(model):
         "competition": (reverse("admin:scoring_competition_change", args=[competition.pk]),
                         {"name": "Ny\r\nserie", "season": competition.season, "kind": competition.kind,
                          "organiser": club.pk, "rules_key": competition.rules_key,
-                         "points_key": competition.points_key, "club_table_order": competition.club_table_order,
+                         "points_key": competition.points_key, "club_standings_order": competition.club_standings_order,
                          "rounds-TOTAL_FORMS": "0", "rounds-INITIAL_FORMS": "0"}),
         "player": (reverse("admin:scoring_player_change", args=[player.pk]), {"name": "Ny\nspelare", "club": club.pk}),
     }

@@ -52,7 +52,7 @@ def shows_total(body: str, total: int) -> bool:
 
 
 def test_every_public_page_type_is_kept_the_webs_way(client, league):
-    Competition.objects.filter(pk=league["competition"].pk).update(has_club_table=True)
+    Competition.objects.filter(pk=league["competition"].pk).update(has_club_standings=True)
     pages = public_pages(league)
     answers = {}
     for name, url in pages.items():

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring.models import Competition
-from scoring.tables import MAX_PER_PAGE, bounded_number
+from scoring.listings import MAX_PER_PAGE, bounded_number
 from tests import factories as f
 
 pytestmark = pytest.mark.django_db

@@ -177,7 +177,7 @@ class RowAttributes:
 
 
 @register.simple_tag
-def table_rows(table):
+def listing_rows(table):
     """The `<tr>` rows of `table`'s body (its page of rows when paginated), or its empty text."""
     rows = list(table.paginated_rows)
     if not rows:

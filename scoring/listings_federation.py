@@ -1,9 +1,9 @@
 """django-tables2 tables of the federation pages: ranking lists, the matches behind a ranking row,
 club tables of an inter-club series.
 
-Like the standings (scoring.tables) they are never user-sortable: the rank is the order, and tied
+Like the standings (scoring.listings) they are never user-sortable: the rank is the order, and tied
 rows show as "3=". Numbers are formatted by scoring.formatting; they come from the
-selectors (scoring.selectors.rankings, scoring.selectors.club_tables) and the engine.
+selectors (scoring.selectors.rankings, scoring.selectors.club_standings) and the engine.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 from scoring.formatting import breakable_name, figure_text, format_match_points, format_points, rating_text
 from scoring.selectors.figures import FIGURES
 from scoring.selectors.standings import standings_column
-from scoring.tables import (
+from scoring.listings import (
     NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn, SignedPointsColumn, labels,
     object_address,
 )
@@ -147,8 +147,8 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         )
 
 
-class ClubTable(LegendMixin, tables.Table):
-    """Rows are engine StandingRows whose record is a club's sum (selectors.club_tables)."""
+class ClubStandingsTable(LegendMixin, tables.Table):
+    """Rows are engine StandingRows whose record is a club's sum (selectors.club_standings)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
     club = tables.Column(accessor="record__name", verbose_name=_("Club"), attrs={"td": {"class": "standings__team"}})

@@ -4,7 +4,7 @@ results.
 A club's record is the sum of the records of its teams in the competition's standings
 (selectors.standings.competition_standings, so exactly the results that count there, byes and walk
 overs included): played, won, drawn, lost, match points, card points for and against. The
-competition's `club_table_order` names the figures that rank the clubs (models.ClubTableOrder);
+competition's `club_standings_order` names the figures that rank the clubs (models.ClubStandingsOrder);
 the engine ranks them (engine.standings.rank_teams), and clubs equal on every figure share a rank.
 """
 
@@ -13,15 +13,15 @@ from __future__ import annotations
 from decimal import Decimal
 
 from scoring.engine.standings import StandingRow, TeamRecord, rank_teams
-from scoring.models import ClubTableOrder, Competition, Team
+from scoring.models import ClubStandingsOrder, Competition, Team
 
 from .counting import number
 from .standings import competition_standings
 
 TIEBREAKS = {
-    ClubTableOrder.POINTS_CARDS: ("points", "card_points_for", "name"),
-    ClubTableOrder.POINTS_DIFFERENCE: ("points", "difference", "name"),
-    ClubTableOrder.CARDS: ("card_points_for", "name"),
+    ClubStandingsOrder.POINTS_CARDS: ("points", "card_points_for", "name"),
+    ClubStandingsOrder.POINTS_DIFFERENCE: ("points", "difference", "name"),
+    ClubStandingsOrder.CARDS: ("card_points_for", "name"),
 }
 
 
@@ -60,7 +60,7 @@ def club_standings(competition: Competition, *, up_to_round: int | None = None) 
         )
         for club_id, total in sums.items()
     ]
-    ranked = rank_teams(records, TIEBREAKS[ClubTableOrder(competition.club_table_order)])
+    ranked = rank_teams(records, TIEBREAKS[ClubStandingsOrder(competition.club_standings_order)])
     return [
         StandingRow(rank=row.rank, tied=row.tied, record=row.record, extra={"teams": sums[row.record.team_id]["teams"]})
         for row in ranked
