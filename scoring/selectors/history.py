@@ -17,7 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from scoring.engine.standings import swedish_sort_key
-from scoring.models import Club, Player, RoundPlace, Season, Team
+from scoring.models import Club, Match, Player, RoundPlace, Season, Team
 
 from .counting import number
 from .rating import add_side_totals, final_matches, rating_rows
@@ -46,9 +46,16 @@ class RatingPoint:
     rating: float
 
 
-def _by_season(sides: list[tuple[str, Q]]) -> dict[str, dict]:
+def _by_season(pairs: list[int]) -> dict[str, dict]:
+    """The season totals of the teams `pairs` (ids), home and away. Their matches are found first
+    by the match's own indexed team columns: with the final-result condition beside them, SQLite
+    reads every final result of the federation instead."""
+    ids = list(
+        Match.objects.filter(Q(home_team_id__in=pairs) | Q(away_team_id__in=pairs)).values_list("pk", flat=True)
+    )
     totals: dict[str, dict] = {}
-    for side, where in sides:
+    for side in ("home", "away"):
+        where = Q(pk__in=ids, **{f"{side}_team_id__in": pairs})
         add_side_totals(totals, final_matches().filter(where), side, F("competition__season"))
     return totals
 
@@ -74,20 +81,19 @@ def _figures(totals: dict[str, dict], rating_of) -> list[SeasonFigures]:
     ]
 
 
-def _player_q(side: str, player: Player) -> Q:
-    return Q(**{f"{side}_team__player_one": player}) | Q(**{f"{side}_team__player_two": player})
-
-
-def player_seasons(player: Player) -> list[SeasonFigures]:
-    """A player's figures per season, newest first."""
-    totals = _by_season([(side, _player_q(side, player)) for side in ("home", "away")])
+def player_seasons(player: Player, pairs: list[int] | None = None) -> list[SeasonFigures]:
+    """A player's figures per season, newest first (`pairs`: the ids of his teams, when the
+    caller has them)."""
+    if pairs is None:
+        pairs = list(Team.objects.filter(Q(player_one=player) | Q(player_two=player)).values_list("pk", flat=True))
+    totals = _by_season(pairs)
     at_end = _ratings_at_season_end([player.pk])[player.pk]
     return _figures(totals, at_end.get)
 
 
 def team_seasons(team: Team) -> list[SeasonFigures]:
     """A pair's figures per season, newest first; its rating is its players' mean."""
-    totals = _by_season([(side, Q(**{f"{side}_team": team})) for side in ("home", "away")])
+    totals = _by_season([team.pk])
     at_end = _ratings_at_season_end([team.player_one_id, team.player_two_id])
 
     def rating_of(season):
@@ -97,9 +103,12 @@ def team_seasons(team: Team) -> list[SeasonFigures]:
     return _figures(totals, rating_of)
 
 
-def club_seasons(club: Club) -> list[SeasonFigures]:
-    """A club's figures per season (the sums of its pairs' results), newest first."""
-    totals = _by_season([(side, Q(**{f"{side}_team__club": club})) for side in ("home", "away")])
+def club_seasons(club: Club, pairs: list[int] | None = None) -> list[SeasonFigures]:
+    """A club's figures per season (the sums of its pairs' results), newest first (`pairs`: the
+    ids of its teams, when the caller has them)."""
+    if pairs is None:
+        pairs = list(Team.objects.filter(club=club).values_list("pk", flat=True))
+    totals = _by_season(pairs)
     return _figures(totals, lambda season: None)
 
 

@@ -290,6 +290,11 @@ def player_teams(player: Player) -> QuerySet[Team]:
     return Team.objects.filter(Q(player_one=player) | Q(player_two=player)).select_related("club")
 
 
+def pair_ids(player: Player) -> list[int]:
+    """The ids of the teams the player is one of the pair of."""
+    return list(Team.objects.filter(Q(player_one=player) | Q(player_two=player)).values_list("pk", flat=True))
+
+
 def clubs() -> QuerySet[Club]:
     return Club.objects.all()
 
@@ -314,16 +319,16 @@ def club_competitions(club: Club, user=None) -> QuerySet[Competition]:
 # -- a player's matches and figures --------------------------------------------------------------
 
 
-def player_matches(player: Player) -> list[Match]:
+def player_matches(player: Player, pairs: list[int] | None = None) -> list[Match]:
     """The matches of a player's teams (or where they substituted) in public competitions, newest
-    first; scheduled ones left out."""
-    in_match = Q()
-    for side in ("home", "away"):
-        in_match |= (
-            Q(**{f"{side}_team__player_one": player})
-            | Q(**{f"{side}_team__player_two": player})
-            | Q(**{f"{side}_substitute": player})
-        )
+    first; scheduled ones left out (`pairs`: the ids of the player's teams, when the caller has them)."""
+    if pairs is None:
+        pairs = pair_ids(player)
+    # The match's own indexed columns against the ids as a list: a condition on the joined teams'
+    # players, or on a subquery, lets SQLite read every match of a status instead.
+    in_match = (
+        Q(home_team_id__in=pairs) | Q(away_team_id__in=pairs) | Q(home_substitute=player) | Q(away_substitute=player)
+    )
     return list(
         public_matches()
         .filter(in_match)

@@ -312,9 +312,10 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         player = get_object_or_404(public_selectors.players(), pk=kwargs["pk"])
-        matches = public_selectors.player_matches(player)
+        teams = list(public_selectors.player_teams(player))
+        pairs = [team.pk for team in teams]
+        matches = public_selectors.player_matches(player, pairs)
         per_competition = public_selectors.public_player_statistics(player, matches)
-        teams = public_selectors.player_teams(player)
         context.update(
             player=player,
             statistics=public_selectors.sum_statistics([stats for _c, stats in per_competition]),
@@ -325,7 +326,7 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
             ),
             teams=teams,
             results=ResultsTable(matches, caption=_("Matches"), across_rounds=True) if matches else None,
-            seasons=history.player_seasons(player),
+            seasons=history.player_seasons(player, pairs),
             canasta_figures=figures.player_figures(player),
             rating_points=history.rating_points(player),
         )
@@ -349,12 +350,13 @@ class ClubDetailView(PublicPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         club = get_object_or_404(public_selectors.clubs(), pk=kwargs["pk"])
+        teams = public_selectors.club_teams(club)
         context.update(
             club=club,
-            teams=public_selectors.club_teams(club),
+            teams=teams,
             players=public_selectors.club_players(club),
             competitions=public_selectors.club_competitions(club, self.request.user),
-            seasons=history.club_seasons(club),
+            seasons=history.club_seasons(club, [team.pk for team in teams]),
             canasta_figures=figures.club_figures(club),
         )
         return context
