@@ -9,13 +9,16 @@ selectors.
 
 from __future__ import annotations
 
+import html
+
 import django_tables2 as tables
 from django.conf import settings
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.formats import date_format
 from django.utils import timezone
 from django.utils.translation import get_language
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _, pgettext_lazy
 
 from scoring.formatting import breakable_name, format_match_points, format_points
@@ -87,25 +90,84 @@ ADDRESS_MARKER = 918273645
 ADDRESS_PARTS: dict = {}
 
 
-def object_address(name: str, pk) -> str:
-    """reverse(name, args=[pk]) for the many rows of a table, at the cost of a string join."""
+def address_parts(name: str) -> list[str]:
+    """reverse(name, args=[ADDRESS_MARKER]) split at the marker: the text before and after a row's
+    id (one part when the marker is not found whole in it)."""
     key = (name, get_language(), get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
     parts = ADDRESS_PARTS.get(key)
     if parts is None:
         parts = ADDRESS_PARTS[key] = reverse(name, args=[ADDRESS_MARKER]).split(str(ADDRESS_MARKER))
+    return parts
+
+
+def object_address(name: str, pk) -> str:
+    """reverse(name, args=[pk]) for the many rows of a table, at the cost of a string join."""
+    parts = address_parts(name)
     if len(parts) != 2:
         return reverse(name, args=[pk])
     return f"{parts[0]}{int(pk)}{parts[1]}"
 
 
-def _team_link(team_id, name, link_target: str | None = None):
-    url = object_address("scoring:team-detail", team_id)
+def escaped(value) -> str:
+    """conditional_escape(value), with a plain string escaped as django.utils.html.escape does it
+    (html.escape) without the checks each call of those makes: a cell's many texts."""
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    if type(value) is str:
+        return html.escape(value)
+    return conditional_escape(value)
+
+
+def breakable_html(name) -> str:
+    """scoring.formatting.breakable_name, for a table's many names."""
+    return "/<wbr>".join([html.escape(part) for part in str(name).split("/")])
+
+
+class RowAddresses:
+    """The addresses of a table's rows (object_address), escaped for an attribute: the text before
+    and after the id is looked up and escaped once per table and address name, a row's address is
+    then a string join (an id's digits need no escaping)."""
+
+    def __init__(self):
+        self.parts: dict = {}
+
+    def href(self, name: str, pk) -> str:
+        parts = self.parts.get(name)
+        if parts is None:
+            found = address_parts(name)
+            parts = self.parts[name] = tuple(html.escape(part) for part in found) if len(found) == 2 else None
+        if parts is None:
+            return html.escape(reverse(name, args=[pk]))
+        return f"{parts[0]}{int(pk)}{parts[1]}"
+
+
+def team_link_html(href: str, name, link_target: str | None = None) -> SafeString:
+    """A team's link: `href` already escaped, the name breakable after its slashes."""
     if link_target:
-        return format_html('<a href="{}" target="{}" rel="noopener">{}</a>', url, link_target, breakable_name(name))
-    return format_html('<a href="{}">{}</a>', url, breakable_name(name))
+        return SafeString(  # every part escaped
+            f'<a href="{href}" target="{escaped(link_target)}" rel="noopener">{breakable_html(name)}</a>'
+        )
+    return SafeString(f'<a href="{href}">{breakable_html(name)}</a>')  # every part escaped
 
 
-class SiteTable(tables.Table):
+def _team_link(team_id, name, link_target: str | None = None):
+    return team_link_html(html.escape(object_address("scoring:team-detail", team_id)), name, link_target)
+
+
+class RowAddressesMixin:
+    """A table whose rows link to their objects: `addresses` (RowAddresses) made on first use."""
+
+    @property
+    def addresses(self) -> RowAddresses:
+        """The table's row addresses, made on first use."""
+        try:
+            return self._addresses
+        except AttributeError:
+            self._addresses = RowAddresses()
+            return self._addresses
+
+
+class SiteTable(RowAddressesMixin, tables.Table):
     """A table of the public pages: an optional caption, and where its links open (a new tab in an
     embed)."""
 
@@ -166,7 +228,8 @@ class StandingsTable(LegendMixin, SiteTable):
         return record.rank_label
 
     def render_team(self, record):
-        return _team_link(record.record.team_id, record.record.name, self.link_target)
+        team = record.record
+        return team_link_html(self.addresses.href("scoring:team-detail", team.team_id), team.name, self.link_target)
 
     def row_key(self, record):
         return repr(record)  # an engine dataclass: every field, the team's name among them
@@ -245,42 +308,43 @@ class ResultsTable(SiteTable):
             competition.name,
         )
 
-    def _link(self, url, text, css=""):
+    def _link(self, href, text, css=""):
+        """A link: `href` already escaped, `text` and `css` escaped here."""
         if self.link_target:
-            return format_html(
-                '<a href="{}" class="{}" target="{}" rel="noopener">{}</a>', url, css, self.link_target, text
+            return SafeString(  # every part escaped
+                f'<a href="{href}" class="{escaped(css)}" target="{escaped(self.link_target)}" rel="noopener">'
+                f"{escaped(text)}</a>"
             )
-        return format_html('<a href="{}" class="{}">{}</a>', url, css, text)
+        return SafeString(f'<a href="{href}" class="{escaped(css)}">{escaped(text)}</a>')  # every part escaped
 
     def team_link(self, team):
         """A team's link, made once per table: a team's or a player's matches name it in every row."""
-        return self._once(("team", team.pk, team.name), lambda: _team_link(team.pk, team.name, self.link_target))
+        return self._once(
+            ("team", team.pk, team.name),
+            lambda: team_link_html(self.addresses.href("scoring:team-detail", team.pk), team.name, self.link_target),
+        )
 
     def render_teams(self, record):
         home = self.team_link(record.home_team)
         away = self.team_link(record.away_team)
-        return format_html(
+        against = self._once("against", lambda: escaped(str(pgettext_lazy("match between", "against"))))
+        return SafeString(  # every part escaped
             # The dash is joined to the home team by a no-break space: it ends the home team's
             # line on a phone (two lines) and never starts a line or stands alone.
-            '<span class="results__home">{}<span class="results__dash" aria-hidden="true">\u00a0– </span></span>'
-            '<span class="visually-hidden"> {} </span><span class="results__away">{}</span>'
-            '<span class="results__status">{}</span>',
-            home,
-            self._once("against", lambda: str(pgettext_lazy("match between", "against"))),
-            away,
-            self.status_text(record),
+            f'<span class="results__home">{home}<span class="results__dash" aria-hidden="true">\u00a0– </span></span>'
+            f'<span class="visually-hidden"> {against} </span><span class="results__away">{away}</span>'
+            f'<span class="results__status">{escaped(self.status_text(record))}</span>'
         )
 
     def render_result(self, record):
-        url = object_address("scoring:match-detail", record.pk)
+        href = self.addresses.href("scoring:match-detail", record.pk)
         if not has_score(record):
-            return self._link(url, _("Protocol"), "results__protocol")
-        text = format_html(
-            '<span class="results__total">{}</span>\u2009–\u2009<span class="results__total">{}</span>',
-            format_points(record.home_total),
-            format_points(record.away_total),
+            return self._link(href, _("Protocol"), "results__protocol")
+        text = SafeString(  # every part escaped
+            f'<span class="results__total">{escaped(format_points(record.home_total))}</span>\u2009–\u2009'
+            f'<span class="results__total">{escaped(format_points(record.away_total))}</span>'
         )
-        return self._link(url, text, "results__score")
+        return self._link(href, text, "results__score")
 
     def status_text(self, record):
         # What the text depends on: the deal number only in progress, the competition's
@@ -450,7 +514,7 @@ class QualifiedTable(SiteTable):
         return format_html_join(between, "{}", ((part,) for part in parts if part))
 
     def render_carried(self, record):
-        return format_html('<span class="qualified__cards">{}</span>', self.carried_text(record, format_html("<br>")))
+        return format_html('<span class="qualified__cards">{}</span>', self.carried_text(record, mark_safe("<br>")))
 
     def render_entered(self, record):
         if record.entered is None:

@@ -12,6 +12,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.formats import date_format
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _, ngettext, pgettext_lazy
 
@@ -19,8 +20,8 @@ from scoring.formatting import breakable_name, figure_text, format_match_points,
 from scoring.selectors.figures import FIGURES
 from scoring.selectors.standings import standings_column
 from scoring.listings import (
-    NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn, SignedPointsColumn, labels,
-    object_address,
+    NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn, RowAddressesMixin,
+    SignedPointsColumn, escaped, labels, object_address,
 )
 
 RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
@@ -33,7 +34,7 @@ def _rank(record):
     return record.rank_label
 
 
-class RankingTable(LegendMixin, tables.Table):
+class RankingTable(LegendMixin, RowAddressesMixin, tables.Table):
     """Rows are selectors.rankings.RankingRow; `list_kind` is "players" or "pairs"."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -57,6 +58,7 @@ class RankingTable(LegendMixin, tables.Table):
         super().__init__(data, **kwargs)
         self.list_kind = list_kind
         self.query = urlencode(filter_query or {})
+        self.query_html = escaped(f"?{self.query}") if self.query else ""
         self.caption = caption
         if list_kind == "pairs":
             self.columns["name"].column.verbose_name = _("Pair")
@@ -66,15 +68,16 @@ class RankingTable(LegendMixin, tables.Table):
 
     def render_name(self, record):
         page = "scoring:team-detail" if self.list_kind == "pairs" else "scoring:player-detail"
-        return format_html('<a href="{}">{}</a>', object_address(page, record.id), record.name)
+        return SafeString(f'<a href="{self.addresses.href(page, record.id)}">{escaped(record.name)}</a>')  # every part escaped
 
     def render_club(self, record):
-        return format_html('<a href="{}">{}</a>', object_address("scoring:club-detail", record.club_id), record.club)
+        href = self.addresses.href("scoring:club-detail", record.club_id)
+        return SafeString(f'<a href="{href}">{escaped(record.club)}</a>')  # every part escaped
 
     def _behind(self, record, text, label):
         page = "scoring:ranking-pair" if self.list_kind == "pairs" else "scoring:ranking-player"
-        url = object_address(page, record.id) + (f"?{self.query}" if self.query else "")
-        return format_html('<a href="{}" aria-label="{}">{}</a>', url, label, text)
+        href = self.addresses.href(page, record.id) + self.query_html
+        return SafeString(f'<a href="{href}" aria-label="{escaped(label)}">{escaped(text)}</a>')  # every part escaped
 
     def render_matches(self, record):
         label = _("%(name)s: %(count)s matches, the matches behind the figures") % {"name": record.name, "count": record.matches}
@@ -147,7 +150,7 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         )
 
 
-class ClubStandingsTable(LegendMixin, tables.Table):
+class ClubStandingsTable(LegendMixin, RowAddressesMixin, tables.Table):
     """Rows are engine StandingRows whose record is a club's sum (selectors.club_standings)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -177,10 +180,11 @@ class ClubStandingsTable(LegendMixin, tables.Table):
         return _rank(record)
 
     def render_club(self, record):
-        return format_html('<a href="{}">{}</a>', object_address("scoring:club-detail", record.record.team_id), record.record.name)
+        href = self.addresses.href("scoring:club-detail", record.record.team_id)
+        return SafeString(f'<a href="{href}">{escaped(record.record.name)}</a>')  # every part escaped
 
 
-class IndividualTable(LegendMixin, tables.Table):
+class IndividualTable(LegendMixin, RowAddressesMixin, tables.Table):
     """Rows are selectors.individual.PlayerTableRow (record: an engine BuchholzRecord)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -210,9 +214,10 @@ class IndividualTable(LegendMixin, tables.Table):
         return _rank(record)
 
     def render_player(self, record):
-        return format_html(
-            '<a href="{}">{}</a> <span class="individual-table__club">{}</span>',
-            object_address("scoring:player-detail", record.record.team_id), record.record.name, record.club,
+        href = self.addresses.href("scoring:player-detail", record.record.team_id)
+        return SafeString(  # every part escaped
+            f'<a href="{href}">{escaped(record.record.name)}</a> '
+            f'<span class="individual-table__club">{escaped(record.club)}</span>'
         )
 
 
