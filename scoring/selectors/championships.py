@@ -368,8 +368,9 @@ def team_road(team: Team) -> list[RoadStep]:
     )
     if not heats:
         return []
-    went_on = {q.stage_id: q for q in StageQualifier.objects.filter(team=team).select_related("entered")}
-    carried_in = {q.entered_id: q for q in StageQualifier.objects.filter(team=team, entered__isnull=False)}
+    qualifiers = list(StageQualifier.objects.filter(team=team).select_related("entered"))  # one query for both
+    went_on = {q.stage_id: q for q in qualifiers}
+    carried_in = {q.entered_id: q for q in qualifiers if q.entered_id is not None}
     steps = []
     for heat in heats:
         rows = competition_standings(heat.competition)

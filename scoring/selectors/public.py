@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
 
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet, Subquery
+from django.db.models import BooleanField, Count, Exists, ExpressionWrapper, F, Max, OuterRef, Q, QuerySet, Subquery
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -266,15 +266,16 @@ def team_public_matches(team: Team) -> QuerySet[Match]:
 WITH_RESULT = Q(status__in=Match.PLAYED_STATUSES) & ~Q(winner="")
 
 
-def team_public_results(team: Team) -> list[Match]:
-    """The team's matches with a result in public competitions, earliest first."""
-    return list(team_public_matches(team).filter(WITH_RESULT))
-
-
-def team_public_fixtures(team: Team) -> list[Match]:
-    """The team's matches in public competitions without a result (live, to be played, or ended
-    without a winner yet), earliest first; not the void ones."""
-    return list(team_public_matches(team).exclude(WITH_RESULT).exclude(status=S.VOID))
+def team_public_results_and_fixtures(team: Team) -> tuple[list[Match], list[Match]]:
+    """The team's matches in public competitions, earliest first, in one query: those with a
+    result, and those without one (live, to be played, or ended without a winner yet; not the
+    void ones)."""
+    matches = team_public_matches(team).exclude(~WITH_RESULT & Q(status=S.VOID))
+    rows = matches.annotate(has_result=ExpressionWrapper(WITH_RESULT, output_field=BooleanField()))
+    results, fixtures = [], []
+    for match in rows:
+        (results if match.has_result else fixtures).append(match)
+    return results, fixtures
 
 
 def team_public_competitions(team: Team) -> QuerySet[Competition]:

@@ -278,6 +278,10 @@ def _form_letter(match: Match, team: Team) -> str | None:
     return None
 
 
+def _one_competition(matches: list[Match]) -> bool:
+    return len({match.competition_id for match in matches}) == 1
+
+
 class TeamDetailView(PublicPageMixin, TemplateView):
     """A team: its players, its results and fixtures in public competitions, its recent form."""
 
@@ -286,11 +290,15 @@ class TeamDetailView(PublicPageMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         team = public_selectors.team_page_team(kwargs["pk"])
-        played = public_selectors.team_public_results(team)
+        played, to_play = public_selectors.team_public_results_and_fixtures(team)
         context.update(
             team=team,
             results=ResultsTable(played[::-1], caption=_("Results"), across_rounds=True) if played else None,
-            fixtures=ResultsTable(public_selectors.team_public_fixtures(team), caption=_("Fixtures"), across_rounds=True),
+            fixtures=ResultsTable(to_play, caption=_("Fixtures"), across_rounds=True),
+            # A phone leaves the competition's name out of a table's rows when all share it.
+            results_one_competition=_one_competition(played),
+            fixtures_one_competition=_one_competition(to_play),
+            has_fixtures=bool(to_play),
             form=[
                 {"match": m, "outcome": _form_letter(m, team),
                  "opponent": m.away_team if m.home_team_id == team.pk else m.home_team}
@@ -326,6 +334,7 @@ class PlayerDetailView(PublicPageMixin, TemplateView):
             ),
             teams=teams,
             results=ResultsTable(matches, caption=_("Matches"), across_rounds=True) if matches else None,
+            results_one_competition=_one_competition(matches),
             seasons=history.player_seasons(player, pairs),
             canasta_figures=figures.player_figures(player),
             rating_points=history.rating_points(player),
