@@ -23,7 +23,7 @@ from django.utils import formats
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.timezone import template_localtime
-from django_tables2 import A
+from django_tables2 import A, Column
 from django_tables2.utils import AttributeDict
 
 register = template.Library()
@@ -68,6 +68,9 @@ class ColumnCells:
         self.accessor = A(bound_column.accessor)
         self.bits = self.accessor.bits
         self.arguments = arguments_taken(self.render, CELL_ARGUMENTS)
+        # Column.render gives the value back as it is: no call for it.
+        self.passes_value = getattr(self.render, "__func__", None) is Column.render
+        self.grouped = settings.USE_THOUSAND_SEPARATOR
         # Where a column's cells need django-tables2's own drawing.
         self.drawn_by_tables2 = (
             bound_column.link is not None
@@ -93,6 +96,8 @@ class ColumnCells:
                 value = None
         if value in self.empty_values:
             return self.escaped(self.default)
+        if self.passes_value:
+            return self.escaped(value)
         arguments = self.arguments
         if arguments == ("value",):
             return self.escaped(self.render(value=value))
@@ -123,7 +128,7 @@ class ColumnCells:
         """The cell as the template draws it: `{{ cell }}`, `{{ cell|localize }}` or `{{ cell|unlocalize }}`."""
         if isinstance(cell, str):
             return escaped_text(cell)
-        if type(cell) is int and not settings.USE_THOUSAND_SEPARATOR:
+        if type(cell) is int and not self.grouped:
             return str(cell)  # what localize makes of a whole number without grouping
         if self.localize is None:
             return conditional_escape(formats.localize(template_localtime(cell)))
