@@ -115,11 +115,14 @@ def club_seasons(club: Club, pairs: list[int] | None = None) -> list[SeasonFigur
 def rating_points(player: Player) -> list[RatingPoint]:
     """A player's rating after each of his rated matches, in the order they were played."""
     points = []
-    for change in rating_rows().filter(player=player).select_related("match__round", "match__competition"):
-        match = change.match
-        when = match.started_at or match.scheduled_start
-        day = timezone.localtime(when).date() if isinstance(when, datetime) else (match.round.date if match.round else None)
-        points.append(RatingPoint(match_id=match.pk, when=day, label=f"{match.competition.name} {match.competition.season}", rating=change.after))
+    rows = rating_rows().filter(player=player).values_list(
+        "match_id", "match__started_at", "match__scheduled_start", "match__round__date", "match__competition__name",
+        "match__competition__season", "after",
+    )  # the columns a point shows, not three models a row
+    for match_id, started_at, scheduled_start, round_date, name, season, after in rows:
+        when = started_at or scheduled_start
+        day = timezone.localtime(when).date() if isinstance(when, datetime) else round_date
+        points.append(RatingPoint(match_id=match_id, when=day, label=f"{name} {season}", rating=after))
     return points
 
 

@@ -320,6 +320,14 @@ def club_competitions(club: Club, user=None) -> QuerySet[Competition]:
 # -- a player's matches and figures --------------------------------------------------------------
 
 
+# What a player's figures read of his matches besides the results table's columns
+# (selectors.players.player_statistics_by_competition: his side and the winner).
+PLAYER_MATCH_FIELDS = (
+    "winner", "home_substitute_id", "away_substitute_id", "home_team__player_one_id", "home_team__player_two_id",
+    "away_team__player_one_id", "away_team__player_two_id",
+)  # fmt: skip
+
+
 def player_matches(player: Player, pairs: list[int] | None = None) -> list[Match]:
     """The matches of a player's teams (or where they substituted) in public competitions, newest
     first; scheduled ones left out (`pairs`: the ids of the player's teams, when the caller has them)."""
@@ -335,6 +343,7 @@ def player_matches(player: Player, pairs: list[int] | None = None) -> list[Match
         .filter(in_match)
         .exclude(status__in=Match.NOT_STARTED_STATUSES)
         .select_related("competition", "round", "home_team", "away_team")
+        .only(*RESULT_ROW_FIELDS, *PLAYER_MATCH_FIELDS)
         .order_by(F("round__date").desc(nulls_last=True), "-round__number", "-pk")
     )
 
