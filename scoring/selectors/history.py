@@ -50,9 +50,8 @@ def _by_season(pairs: list[int]) -> dict[str, dict]:
     """The season totals of the teams `pairs` (ids), home and away. Their matches are found first
     by the match's own indexed team columns: with the final-result condition beside them, SQLite
     reads every final result of the federation instead."""
-    ids = list(
-        Match.objects.filter(Q(home_team_id__in=pairs) | Q(away_team_id__in=pairs)).values_list("pk", flat=True)
-    )
+    of_pairs = Match.objects.filter(Q(home_team_id__in=pairs) | Q(away_team_id__in=pairs)).order_by()
+    ids = list(of_pairs.values_list("pk", flat=True))
     totals: dict[str, dict] = {}
     for side in ("home", "away"):
         where = Q(pk__in=ids, **{f"{side}_team_id__in": pairs})
