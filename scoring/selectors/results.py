@@ -44,20 +44,26 @@ def round_results(round: Round) -> QuerySet:
 
 # What a results table (scoring.listings.ResultsTable) shows of a match and its rows: a round's
 # page and the competition's current round read these only, as the ORM's cost of a row grows with
-# its columns (the documents read round_results whole).
+# its columns (the documents read round_results whole). The round and its competition are the
+# same for every match: they are not read again per row.
 RESULT_ROW_FIELDS = (
     "version", "updated_at", "status", "end", "deal_count", "home_total", "away_total", "table",
     "scheduled_start", "competition_id", "round_id", "home_team_id", "away_team_id", "home_team__name",
-    "away_team__name", "competition__name", "competition__requires_confirmation", "round__number", "round__date",
-    "disputed_at",
+    "away_team__name", "disputed_at",
 )  # fmt: skip
 
 
-def round_result_rows(round: Round) -> QuerySet:
+def round_result_rows(round: Round) -> list[Match]:
     """round_results as a results table reads them: the same matches, order and marks, with the
-    columns the table shows (RESULT_ROW_FIELDS)."""
-    matches = _round_matches(round).select_related("competition", "home_team", "away_team", "round")
-    return _with_counts(matches.only(*RESULT_ROW_FIELDS), round.competition)
+    columns the table shows (RESULT_ROW_FIELDS), each with `round` and its competition set."""
+    competition = round.competition
+    matches = _round_matches(round).select_related("home_team", "away_team")
+    rows = list(_with_counts(matches.only(*RESULT_ROW_FIELDS), competition))
+    for match in rows:
+        Match.round.field.set_cached_value(match, round)
+        if match.competition_id == competition.pk:
+            Match.competition.field.set_cached_value(match, competition)
+    return rows
 
 
 RESULT_FIELDS = (
