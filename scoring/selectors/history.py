@@ -46,16 +46,23 @@ class RatingPoint:
     rating: float
 
 
+# Up to this many teams, SQLite finds their final results by the match's team columns; beside a
+# longer list it reads every final result of a status instead (its planner has no statistics of
+# the data), so their matches' ids are read first.
+FEW_PAIRS = 2
+
+
 def _by_season(pairs: list[int]) -> dict[str, dict]:
-    """The season totals of the teams `pairs` (ids), home and away. Their matches are found first
-    by the match's own indexed team columns: with the final-result condition beside them, SQLite
-    reads every final result of the federation instead."""
-    of_pairs = Match.objects.filter(Q(home_team_id__in=pairs) | Q(away_team_id__in=pairs)).order_by()
-    ids = list(of_pairs.values_list("pk", flat=True))
+    """The season totals of the teams `pairs` (ids), home and away, by the match's own indexed
+    team columns (a condition on the joined teams' players or club reads every match)."""
+    where = {side: Q(**{f"{side}_team_id__in": pairs}) for side in ("home", "away")}
+    if len(pairs) > FEW_PAIRS:
+        of_pairs = Match.objects.filter(where["home"] | where["away"]).order_by()
+        ids = list(of_pairs.values_list("pk", flat=True))
+        where = {side: Q(pk__in=ids) & where[side] for side in where}
     totals: dict[str, dict] = {}
     for side in ("home", "away"):
-        where = Q(pk__in=ids, **{f"{side}_team_id__in": pairs})
-        add_side_totals(totals, final_matches().filter(where), side, F("competition__season"))
+        add_side_totals(totals, final_matches().filter(where[side]), side, F("competition__season"))
     return totals
 
 
