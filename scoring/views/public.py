@@ -195,15 +195,14 @@ class RoundMixin(CompetitionMixin):
         return context
 
     def body_context(self) -> dict:
+        """What the live part shows: the results, the byes and whether the round is played."""
         round_ = self.round
         live, changed_at = public_selectors.round_live_state(round_)
         return {
             "results": ResultsTable(selectors.round_result_rows(round_), caption=_("Results")),
             "byes": selectors.round_byes(round_),
             "live": live,
-            "clock": public_selectors.hall_clock(round_),
             "changed_at": changed_at,
-            **public_selectors.neighbour_rounds(round_),
         }
 
 
@@ -213,6 +212,9 @@ class RoundDetailView(RoundMixin, TemplateView):
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
         round_ = self.round
+        # Around the live part: the hall clock's link and the rounds before and after.
+        context["clock"] = public_selectors.hall_clock(round_)
+        context.update(public_selectors.neighbour_rounds(round_))
         context["may_print_blank_protocols"] = permissions.can_print_blank_protocols(
             self.request.user, round_, round_matches_with_keepers(round_)
         )
