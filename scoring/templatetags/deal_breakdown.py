@@ -1,6 +1,6 @@
-"""How a deal's score is made up, under each deal of a match's protocol (the match page and its live
-part): drawn here in one pass rather than by the template engine once per deal (a match has up
-to twenty deals, each a table of six rows), the labels translated once per protocol.
+"""How a deal ended and how its score is made up, under each deal of a match's protocol (the match
+page and its live part): drawn here in one pass rather than by the template engine once per deal
+(a match has up to twenty deals, each a table of six rows), the labels translated once per protocol.
 
 It draws, to the byte, what the template it replaces drew: texts it translated with
 `{% translate %}` and the values escaped, its `{% blocktranslate %}` texts not (their values are),
@@ -140,3 +140,21 @@ def deal_breakdown(context, deal, match):
         f"{not_melded}\n"
         f"{notes}\n"
     )
+
+
+@register.simple_tag
+def deal_end(deal, match):
+    """How `deal` of `match` ended, in a line (what its summary shows), and whether the match ended
+    with it; a newline after it, as the template it replaces drew."""
+    if deal.end == "out":
+        team = match.home_team.name if deal.out == "home" else match.away_team.name
+        text = gettext("%(team)s went out") % {"team": escaped(team)}
+        if deal.concealed:
+            text += f" ({escaped(pgettext('going out', 'concealed'))})"
+    elif deal.end == "stock":
+        text = escaped(gettext("The stock ran out"))
+    else:
+        text = escaped(gettext("Ended by the final signal"))
+    if deal.ends_match:
+        text += f" · {escaped(gettext('the match ended here'))}"
+    return SafeString(f"{text}\n")  # every part escaped
