@@ -133,7 +133,9 @@ def _rank_groups(
     results: Sequence[HeadToHeadResult],
 ) -> list[list[TeamRecord]]:
     """Split a group of teams into ordered groups of teams still tied after `metrics`."""
-    if len(group) <= 1 or not metrics:
+    if len(group) <= 1:
+        return [list(group)]  # one team: nothing to order (a 600-team table is mostly such groups)
+    if not metrics:
         return [sorted(group, key=lambda r: swedish_sort_key(r.name))]
     metric, rest = metrics[0], metrics[1:]
     if metric == "name":
