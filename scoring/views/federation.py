@@ -36,10 +36,11 @@ from .public import CompetitionMixin, PublicPageMixin
 RANKING_PAGE_SIZE = 100
 
 
-def ranking_filter(query) -> RankingFilter:
-    """The filters of a ranking list from the query string; anything unknown means "all"."""
+def ranking_filter(query, seasons: list[str] | None = None) -> RankingFilter:
+    """The filters of a ranking list from the query string; anything unknown means "all". `seasons`:
+    the seasons a list may be chosen by, when the caller has read them already."""
     season = query.get("season") or None
-    if season not in ranking_selectors.seasons():
+    if season not in (ranking_selectors.seasons() if seasons is None else seasons):
         season = None
     try:
         club = int(query.get("club") or 0) or None
@@ -60,7 +61,8 @@ class RankingsView(PublicPageMixin, TemplateView):
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
-        filter = ranking_filter(self.request.GET)
+        seasons = ranking_selectors.seasons()
+        filter = ranking_filter(self.request.GET, seasons)
         list_kind = PAIRS if self.request.GET.get("list") == PAIRS else PLAYERS
         rows = ranking_selectors.rankings(filter, list_kind)
         caption = _("Pairs") if list_kind == PAIRS else _("Players")
@@ -72,7 +74,7 @@ class RankingsView(PublicPageMixin, TemplateView):
         context.update(
             filter=filter,
             list_kind=list_kind,
-            seasons=ranking_selectors.seasons(),
+            seasons=seasons,
             clubs=ranking_selectors.clubs(),
             kinds=Competition.Kind.choices,
             table=table,
