@@ -71,6 +71,9 @@ class ColumnCells:
         # Column.render gives the value back as it is: no call for it.
         self.passes_value = getattr(self.render, "__func__", None) is Column.render
         self.grouped = settings.USE_THOUSAND_SEPARATOR
+        # A column drawn from its record alone, whose cells are never empty (no empty values): its
+        # value is not read (its accessor often names no attribute, the column's own name).
+        self.value_unused = not self.empty_values and "value" not in self.arguments and not self.passes_value
         # Where a column's cells need django-tables2's own drawing.
         self.drawn_by_tables2 = (
             bound_column.link is not None
@@ -88,6 +91,8 @@ class ColumnCells:
         if self.drawn_by_tables2:
             return self.escaped(row.get_cell(self.name))
         record = row.record
+        if self.value_unused and self.arguments == ("record",):
+            return self.escaped(self.render(record=record))
         value = self.read(record)
         if value is UNREAD:
             try:
