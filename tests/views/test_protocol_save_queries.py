@@ -40,11 +40,11 @@ def test_saving_a_deal_through_the_protocol_page_costs_a_fixed_number_of_queries
     # Session, user, match (read by the page, with whether the user is a secretary of its clubs),
     # the match again, locked by the service (SELECT ... FOR UPDATE, the version checked), the last
     # deal as written and the time of the last deal dealt (for rule 35 b and deals-out-of-order),
-    # the match's totals and new version, the competition's new version (the public pages'
+    # the match's totals and new version, the competition's new edition (the public pages'
     # validators), the new deal, the audit entry. No earlier deal is read: the engine goes on from
     # the running state on the match row.
     assert len(sql) == 9, "\n".join(sql)
-    assert sum(q.startswith('UPDATE "scoring_competition" SET "version"') for q in sql) == 1
+    assert sum(q.startswith('UPDATE "scoring_competition" SET "edition"') for q in sql) == 1
     assert not any("scoring_club_secretaries" in q for q in sql if not q.startswith('SELECT "scoring_match"'))
     assert sum(q.startswith('SELECT "scoring_deal"') for q in sql) == 1
     assert sum(q.startswith('SELECT "scoring_match"') for q in sql) == 2
