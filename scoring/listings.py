@@ -90,14 +90,15 @@ ADDRESS_MARKER = 918273645
 ADDRESS_PARTS: dict = {}
 
 
-def address_parts(name: str) -> list[str]:
+def address_parts(name: str, *, escaped: bool = False) -> list[str]:
     """reverse(name, args=[ADDRESS_MARKER]) split at the marker: the text before and after a row's
-    id (one part when the marker is not found whole in it)."""
+    id (one part when the marker is not found whole in it); `escaped` for an attribute."""
     key = (name, get_language(), get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF)
-    parts = ADDRESS_PARTS.get(key)
-    if parts is None:
-        parts = ADDRESS_PARTS[key] = reverse(name, args=[ADDRESS_MARKER]).split(str(ADDRESS_MARKER))
-    return parts
+    found = ADDRESS_PARTS.get(key)
+    if found is None:
+        parts = reverse(name, args=[ADDRESS_MARKER]).split(str(ADDRESS_MARKER))
+        found = ADDRESS_PARTS[key] = (parts, [html.escape(part) for part in parts])
+    return found[1] if escaped else found[0]
 
 
 def object_address(name: str, pk) -> str:
@@ -123,22 +124,13 @@ def breakable_html(name) -> str:
     return "/<wbr>".join([html.escape(part) for part in str(name).split("/")])
 
 
-class RowAddresses:
-    """The addresses of a table's rows (object_address), escaped for an attribute: the text before
-    and after the id is looked up and escaped once per table and address name, a row's address is
-    then a string join (an id's digits need no escaping)."""
-
-    def __init__(self):
-        self.parts: dict = {}
-
-    def href(self, name: str, pk) -> str:
-        parts = self.parts.get(name)
-        if parts is None:
-            found = address_parts(name)
-            parts = self.parts[name] = tuple(html.escape(part) for part in found) if len(found) == 2 else None
-        if parts is None:
-            return html.escape(reverse(name, args=[pk]))
-        return f"{parts[0]}{int(pk)}{parts[1]}"
+def row_href(name: str, pk) -> str:
+    """object_address(name, pk) escaped for an attribute: a row's address is a string join (an
+    id's digits need no escaping)."""
+    parts = address_parts(name, escaped=True)
+    if len(parts) != 2:
+        return html.escape(reverse(name, args=[pk]))
+    return f"{parts[0]}{int(pk)}{parts[1]}"
 
 
 def team_link_html(href: str, name, link_target: str | None = None) -> SafeString:
@@ -151,23 +143,10 @@ def team_link_html(href: str, name, link_target: str | None = None) -> SafeStrin
 
 
 def _team_link(team_id, name, link_target: str | None = None):
-    return team_link_html(html.escape(object_address("scoring:team-detail", team_id)), name, link_target)
+    return team_link_html(row_href("scoring:team-detail", team_id), name, link_target)
 
 
-class RowAddressesMixin:
-    """A table whose rows link to their objects: `addresses` (RowAddresses) made on first use."""
-
-    @property
-    def addresses(self) -> RowAddresses:
-        """The table's row addresses, made on first use."""
-        try:
-            return self._addresses
-        except AttributeError:
-            self._addresses = RowAddresses()
-            return self._addresses
-
-
-class SiteTable(RowAddressesMixin, tables.Table):
+class SiteTable(tables.Table):
     """A table of the public pages: an optional caption, and where its links open (a new tab in an
     embed)."""
 
@@ -229,7 +208,7 @@ class StandingsTable(LegendMixin, SiteTable):
 
     def render_team(self, record):
         team = record.record
-        return team_link_html(self.addresses.href("scoring:team-detail", team.team_id), team.name, self.link_target)
+        return team_link_html(row_href("scoring:team-detail", team.team_id), team.name, self.link_target)
 
     def row_key(self, record):
         return repr(record)  # an engine dataclass: every field, the team's name among them
@@ -321,7 +300,7 @@ class ResultsTable(SiteTable):
         """A team's link, made once per table: a team's or a player's matches name it in every row."""
         return self._once(
             ("team", team.pk, team.name),
-            lambda: team_link_html(self.addresses.href("scoring:team-detail", team.pk), team.name, self.link_target),
+            lambda: team_link_html(row_href("scoring:team-detail", team.pk), team.name, self.link_target),
         )
 
     def render_teams(self, record):
@@ -337,7 +316,7 @@ class ResultsTable(SiteTable):
         )
 
     def render_result(self, record):
-        href = self.addresses.href("scoring:match-detail", record.pk)
+        href = row_href("scoring:match-detail", record.pk)
         if not has_score(record):
             return self._link(href, _("Protocol"), "results__protocol")
         text = SafeString(  # every part escaped

@@ -20,8 +20,8 @@ from scoring.formatting import breakable_name, figure_text, format_match_points,
 from scoring.selectors.figures import FIGURES
 from scoring.selectors.standings import standings_column
 from scoring.listings import (
-    NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn, RowAddressesMixin,
-    SignedPointsColumn, escaped, labels, object_address,
+    NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn,
+    SignedPointsColumn, escaped, labels, object_address, row_href,
 )
 
 RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
@@ -34,7 +34,7 @@ def _rank(record):
     return record.rank_label
 
 
-class RankingTable(LegendMixin, RowAddressesMixin, tables.Table):
+class RankingTable(LegendMixin, tables.Table):
     """Rows are selectors.rankings.RankingRow; `list_kind` is "players" or "pairs"."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -68,15 +68,15 @@ class RankingTable(LegendMixin, RowAddressesMixin, tables.Table):
 
     def render_name(self, record):
         page = "scoring:team-detail" if self.list_kind == "pairs" else "scoring:player-detail"
-        return SafeString(f'<a href="{self.addresses.href(page, record.id)}">{escaped(record.name)}</a>')  # every part escaped
+        return SafeString(f'<a href="{row_href(page, record.id)}">{escaped(record.name)}</a>')  # every part escaped
 
     def render_club(self, record):
-        href = self.addresses.href("scoring:club-detail", record.club_id)
+        href = row_href("scoring:club-detail", record.club_id)
         return SafeString(f'<a href="{href}">{escaped(record.club)}</a>')  # every part escaped
 
     def _behind(self, record, text, label):
         page = "scoring:ranking-pair" if self.list_kind == "pairs" else "scoring:ranking-player"
-        href = self.addresses.href(page, record.id) + self.query_html
+        href = row_href(page, record.id) + self.query_html
         return SafeString(f'<a href="{href}" aria-label="{escaped(label)}">{escaped(text)}</a>')  # every part escaped
 
     def render_matches(self, record):
@@ -150,7 +150,7 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         )
 
 
-class ClubStandingsTable(LegendMixin, RowAddressesMixin, tables.Table):
+class ClubStandingsTable(LegendMixin, tables.Table):
     """Rows are engine StandingRows whose record is a club's sum (selectors.club_standings)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -180,11 +180,11 @@ class ClubStandingsTable(LegendMixin, RowAddressesMixin, tables.Table):
         return _rank(record)
 
     def render_club(self, record):
-        href = self.addresses.href("scoring:club-detail", record.record.team_id)
+        href = row_href("scoring:club-detail", record.record.team_id)
         return SafeString(f'<a href="{href}">{escaped(record.record.name)}</a>')  # every part escaped
 
 
-class IndividualTable(LegendMixin, RowAddressesMixin, tables.Table):
+class IndividualTable(LegendMixin, tables.Table):
     """Rows are selectors.individual.PlayerTableRow (record: an engine BuchholzRecord)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -214,7 +214,7 @@ class IndividualTable(LegendMixin, RowAddressesMixin, tables.Table):
         return _rank(record)
 
     def render_player(self, record):
-        href = self.addresses.href("scoring:player-detail", record.record.team_id)
+        href = row_href("scoring:player-detail", record.record.team_id)
         return SafeString(  # every part escaped
             f'<a href="{href}">{escaped(record.record.name)}</a> '
             f'<span class="individual-table__club">{escaped(record.club)}</span>'
