@@ -237,9 +237,7 @@ class CompetitionAdmin(ArchiveReadOnlyMixin, VersionedAdmin):
         # the stored ratings (whether its results are public and final: services.rating), and its
         # figures' sums (which results are final, its rounds' dates: services.figures).
         with transaction.atomic():
-            services.standings_refresh(competition=form.instance)
-            services.rating_refresh(matches=form.instance.matches.values_list("pk", flat=True))
-            services.figures_refresh(competitions=[form.instance])
+            services.derived_refresh(competitions=[form.instance], matches=form.instance.matches.values_list("pk", flat=True))
 
 
 class RoundAdminForm(forms.ModelForm):

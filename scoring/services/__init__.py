@@ -18,6 +18,7 @@ from .matches import (
     matches_record_played,
 )
 from .rounds import can_start_clock, round_clock_start
+from .derived import derived_refresh
 from .figures import figures_refresh
 from .rating import rating_refresh
 from .standings import standing_part, standings_refresh
@@ -41,6 +42,7 @@ __all__ = [
     "match_reopen",
     "match_start",
     "rating_refresh",
+    "derived_refresh",
     "figures_refresh",
     "standing_part",
     "standings_refresh",

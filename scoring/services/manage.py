@@ -26,6 +26,7 @@ from scoring.selectors import with_play
 from .audit import audit_log, match_snapshot
 from .enrolment import require_enrolment_rules, require_team_change_allowed
 from .errors import DomainError, MatchStateError
+from .derived import derived_refresh
 from .figures import figures_refresh
 from .rating import rating_refresh
 from .standings import standings_refresh
@@ -156,13 +157,13 @@ def competition_save(*, user, competition: Competition, teams: Iterable[Team] | 
         competition.teams.set(invitations_sync(user=user, competition=competition, teams=teams))
     else:
         require_enrolment_rules(competition, competition.teams.all())
-    # Its points rules, whether results need confirmation, or its teams may have changed.
-    standings_refresh(competition=competition)
+    # Its points rules, whether results need confirmation, or its teams may have changed; and
+    # with whether it is public and needs confirmation, which of its results are rated
+    # (services.rating) and in its figures' sums (services.figures).
     if rated_by not in (None, (competition.is_public, competition.requires_confirmation)):
-        # Which of its results are final and public: which are rated (services.rating), and which
-        # are in its figures' sums (services.figures).
-        rating_refresh(matches=competition.matches.values_list("pk", flat=True))
-        figures_refresh(competitions=[competition])
+        derived_refresh(competitions=[competition], matches=competition.matches.values_list("pk", flat=True))
+    else:
+        standings_refresh(competition=competition)
     return competition
 
 
@@ -282,9 +283,9 @@ def match_schedule_update(
     locked.away_team = away_team
     locked.scheduled_start = scheduled_start
     locked.save()
-    standings_refresh(competition=locked.competition)  # byes count by their round's results
-    rating_refresh(matches=[locked])  # its round and start order it among the rated matches
-    figures_refresh(competitions=[locked.competition_id])  # its round and month, if it counts
+    # Byes count by their round's results; its round and start order it among the rated
+    # matches; its round and month are where its figures are summed, if it counts.
+    derived_refresh(competitions=[locked.competition], matches=[locked])
     after = {**match_snapshot(locked), "round": locked.round_id, "table": locked.table,
              "home_team": locked.home_team_id, "away_team": locked.away_team_id}
     audit_log(match=locked, user=user, action="match_update", before=before, after=after)

@@ -32,9 +32,7 @@ from .locking import lock
 from .audit import audit_log
 from .errors import DomainError
 from .seasons import archive_refusal, require_open
-from .rating import rating_refresh
-from .figures import figures_refresh
-from .standings import standings_refresh
+from .derived import derived_refresh
 
 
 @dataclass
@@ -352,10 +350,9 @@ def merge(*, user, duplicate, kept, member_number: str = "") -> MergePlan:
     Match.objects.filter(pk__in=touched).update(version=F("version") + 1, updated_at=timezone.now())
     duplicate_pk = duplicate.pk
     duplicate.delete()
-    for competition in competitions:
-        standings_refresh(competition=competition)
-    figures_refresh(competitions=competitions)  # a merged pair's figure sums are the kept one's
-    rating_refresh(matches=touched)  # other players, or another pair's, on the rated sides
+    # A merged pair's rows and figure sums are the kept one's; other players, or another pair's,
+    # are on the rated sides of the touched matches.
+    derived_refresh(competitions=competitions, matches=touched)
     audit_log(
         match=None, user=user, action=f"{plan.kind}_merge",
         before={"kind": plan.kind, "name": plan.name, "id": duplicate_pk, "into": plan.into, "moves": plan.moves},

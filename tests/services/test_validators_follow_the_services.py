@@ -78,6 +78,7 @@ NOT_SERVICES = {
     "standings_refresh": "called inside the services, in their transactions, after the change",
     "rating_part": "reads a match's part in the rating",
     "rating_refresh": "called inside the services, in their transactions, after the change",
+    "derived_refresh": "called inside the services, in their transactions, after the change",
     "figures_refresh": "called inside the services, in their transactions, after the change",
     "rating_refresh_after_deleting": "called inside the deleting service, after the deletion",
     "replay_from": "called inside rating_refresh",
