@@ -10,9 +10,11 @@ deal once the away team's own phone agrees; the other queued deal is stored as i
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from scoring import services
@@ -40,8 +42,8 @@ def title(page):
     return page.locator("#deal-form [data-role=title]")
 
 
-def kept_state(code):
-    return f"() => JSON.parse(localStorage.getItem('canasta-table:{code}:state') || 'null')"
+# The latest state the service worker kept of this phone's table (sw.js), as text.
+KEPT_STATE = "() => caches.match(location.pathname + 'state/').then(kept => kept ? kept.text() : '')"
 
 
 def test_two_phones_a_reload_offline_and_a_deal_whose_number_was_taken(live_server, browser):
@@ -69,7 +71,7 @@ def test_two_phones_a_reload_offline_and_a_deal_whose_number_was_taken(live_serv
     away.locator(".table-waiting button[name=side][value=away]").tap()
     expect(away.locator("#total-home")).to_have_text(points(120))
     expect(home.locator("#total-home")).to_have_text(points(120))  # seen by the home phone's poll
-    home.wait_for_function(f"() => ({kept_state(link.code)})()?.html.includes('data-deal-count=\"1\"')")
+    home.wait_for_function(f"() => ({KEPT_STATE})().then(text => text.includes('data-deal-count=\"1\"'))")
 
     # No network: deals 2 and 3 typed, and agreed on this phone by the away team.
     cut_the_network(home.context, live_server.url)
@@ -254,3 +256,43 @@ def test_a_new_service_worker_keeps_only_the_pages_and_its_own_files(live_server
     assert reverse("scoring:table", args=[link.code]) in kept
     assert any(path.startswith("/static/scoring/js/table.") for path in kept)
     assert problems == []
+
+
+# The page this phone's service worker kept, as if kept `ms` earlier than it was, and no state kept
+# after it (sw.js keeps both with the phone's time they came at, X-Kept-At).
+AGE_THE_KEPT_PAGE = """async (ms) => {
+  const name = (await caches.keys()).find(key => key.startsWith('canasta-table-'));
+  const cache = await caches.open(name);
+  const kept = await cache.match(location.pathname);
+  const headers = new Headers(kept.headers);
+  headers.set('X-Kept-At', String(Number(headers.get('X-Kept-At')) - ms));
+  await cache.put(location.pathname, new Response(await kept.text(), {headers}));
+  await cache.delete(location.pathname + 'state/');
+}"""
+
+
+def test_a_page_reloaded_without_a_network_counts_the_hall_clock_from_the_time_now(live_server, browser):
+    """The page the service worker kept was drawn ten minutes before a reload without a network:
+    the hall clock counts down from the server's time then plus the ten minutes this phone's clock
+    counted since, not from the time the page was drawn."""
+    setup = f.protocol_setup()
+    match = setup["match"]
+    match.round.clock_started_at = timezone.now() - timedelta(minutes=5)
+    match.round.save()
+    link = services.table_link_issue(match=match, user=setup["secretary"])
+    phone, problems = open_phone(browser, live_server, link.code)
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    phone.wait_for_function("""() => caches.match(location.pathname, {ignoreVary: true, ignoreSearch: true})
+      .then(kept => kept && kept.text()).then(text => !!text && text.includes('data-server-now'))""")
+    expect(phone.locator("[data-role=next-left]")).to_have_text(re.compile(r"^4[45]:"))  # 45 minutes to the main signal
+    phone.evaluate(AGE_THE_KEPT_PAGE, 10 * 60 * 1000)
+    kept = phone.evaluate("() => caches.match(location.pathname).then(kept => kept.text())")
+    drawn = int(re.search(r'data-rendered-ms="(\d+)"', kept).group(1))
+
+    cut_the_network(phone.context, live_server.url)
+    phone.reload()
+    server_now = int(phone.locator("#hall-clock").get_attribute("data-server-now"))
+    assert 10 * 60 * 1000 <= server_now - drawn < 12 * 60 * 1000
+    expect(phone.locator("[data-role=next-left]")).to_have_text(re.compile(r"^3[45]:"))
+    offline = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch", "htmx:sendError")
+    assert [p for p in problems if not any(text in p for text in offline)] == []

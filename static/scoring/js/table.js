@@ -8,7 +8,6 @@
  *   server refuses keeps its place in the queue while it is put right in the form;
  * - the draft: what is typed survives a reload; a deal this phone sent that the other team rejects,
  *   or whose number was taken meanwhile (a conflict), comes back into the form;
- * - the latest state seen, shown over the older one of the page the service worker (/t/sw.js) kept;
  * - the other team's code on a phone both teams share, sent with everything.
  */
 (() => {
@@ -41,7 +40,6 @@
   const withOther = (url, code) => url + (code ? "?with=" + encodeURIComponent(code) : "");
   const offline = () => navigator.onLine === false; // the browser knows: nothing is tried until it says otherwise
   const stateData = () => document.getElementById("table-state-data").dataset;
-  const renderedMs = () => Number(stateData().renderedMs);
   const refresh = () => htmx.trigger(stateBox, "refresh");
   const field = (fields, name) => (fields.find((pair) => pair[0] === name) || ["", ""])[1];
 
@@ -80,10 +78,6 @@
     saveQueue(queue().map((item) => ({ ...item, fields: item.fields.filter(([name]) => name !== "both") })));
     say(data.textOtherForgotten);
   }
-
-  // The latest state seen, drawn just now, for a reload without a network (the page kept may be
-  // older), with how far the server's clock is from this phone's.
-  const keepState = () => store("state", { ms: renderedMs(), html: stateBox.innerHTML, offset: renderedMs() - Date.now() });
 
   // -- the deal form --------------------------------------------------------------------------------
 
@@ -309,7 +303,6 @@
   document.addEventListener("htmx:afterRequest", (event) => {
     const status = event.detail.xhr.status;
     if (event.detail.elt !== stateBox) return;
-    if (status === 200) keepState();
     // The page drawn without the other team's code this phone keeps, which the server has just
     // taken: drawn again with it (both teams' buttons).
     if (status === 200 && stateWith && !data.otherCode && !/[?&]with=/.test(location.search)) {
@@ -329,16 +322,10 @@
 
   // -- the page ---------------------------------------------------------------------------------------
 
-  // After htmx has started (its own listener came first) and before hall-clock.js reads its clock.
+  // After htmx has started (its own listener came first). Without a network the page is the service
+  // worker's, with the latest state it kept (sw.js).
   document.addEventListener("DOMContentLoaded", () => {
     if (data.otherCode) store("other", data.otherCode);
-    // Without a network the page is the service worker's copy: the later of it and the state kept is
-    // shown, on the server's time as last seen (hall-clock.js reads it).
-    const kept = load("state", null), keptIsLater = !!kept && kept.ms > renderedMs();
-    if (keptIsLater) stateBox.innerHTML = kept.html;
-    const clock = document.getElementById("hall-clock");
-    if (!offline() && !keptIsLater) keepState();
-    else if (clock && kept) clock.dataset.serverNow = String(Date.now() + (kept.offset || 0));
     // A phone both teams share proposes for the team that proposed last.
     const side = load("side", "");
     form.querySelectorAll("input[type=radio][name=side]").forEach((input) => {

@@ -1,15 +1,16 @@
 {% load static %}/*
- * The service worker of the table pages (/t/…): keeps the page's own files and the page itself, so
- * that a table's page reloads without a network in the hall. The page is fetched from the network
- * when there is one, and each copy that comes is kept (the latest replaces the one before), as is
- * the page that installed the worker, loaded before it; the copy kept is used only when there is
- * no network. It is kept under the page's address without its query: with the other team's code
- * (`?with=`) or without, it is the same table's page, and a reload finds it either way. A
- * correction's page (`?correct=`) is never kept: a reload without a network must not open a
- * correction. Posts are never touched (deals typed without a connection wait on the device, in
- * table.js, and are sent by the page); the latest state the page saw is kept by table.js, which
- * shows it over the older one of the kept page. A new version of this worker removes, when it
- * takes over, what earlier ones kept but the pages (activate).
+ * The service worker of the table pages (/t/…): keeps the page's own files, the page itself and the
+ * latest state the page was shown (/t/<code>/state/), so that a table's page reloads without a
+ * network in the hall as it was last seen. The page and its state are fetched from the network when
+ * there is one, and each copy that comes is kept (the latest replaces the one before), as is the
+ * page that installed the worker, loaded before it; the copies kept are used only when there is no
+ * network: the page, with the state in it if that came later, on the server's time as this phone's
+ * clock reckons it now (hall-clock.js counts down from it). They are kept under the page's address
+ * without its query: with the other team's code (`?with=`) or without, it is the same table's page,
+ * and a reload finds it either way. A correction's page (`?correct=`) is never kept: a reload
+ * without a network must not open a correction. Posts are never touched (deals typed without a
+ * connection wait on the device, in table.js, and are sent by the page). A new version of this
+ * worker removes, when it takes over, what earlier ones kept but the pages (activate).
  */
 "use strict";
 
@@ -40,17 +41,48 @@ function keepOpenPages() {
   });
 }
 
-// A table's page as it came from the network, under its address without its query; never a
-// correction's.
+// A table's page or its state as it came from the network, under its address without its query,
+// with this phone's time it came at (X-Kept-At); never a correction's page.
 function keep(url, response) {
-  if (!response.ok || !isPage(url.pathname) || url.searchParams.has("correct")) {
+  if (!response.ok || !(isPage(url.pathname) || isState(url.pathname)) || url.searchParams.has("correct")) {
     return Promise.resolve();
   }
-  return caches.open(CACHE).then(function (cache) { return cache.put(url.pathname, response); });
+  var headers = new Headers(response.headers);
+  ["Content-Length", "Content-Encoding"].forEach(function (name) { headers.delete(name); }); // the text is kept as read
+  headers.set("X-Kept-At", String(Date.now()));
+  return response.text().then(function (text) {
+    return caches.open(CACHE).then(function (cache) { return cache.put(url.pathname, new Response(text, { headers: headers })); });
+  });
+}
+
+// The page kept, without a network: with the state kept in it (between page.html's markers) when
+// that came later, and the server's time moved on by what this phone's clock counted since.
+function keptPage(url) {
+  return caches.open(CACHE).then(function (cache) {
+    return Promise.all([cache.match(url.pathname), cache.match(url.pathname + "state/")]);
+  }).then(function (kept) {
+    var page = kept[0], state = kept[1];
+    if (!page) {
+      return Response.error();
+    }
+    var keptAt = function (response) { return Number(response.headers.get("X-Kept-At")) || 0; };
+    return Promise.all([page.text(), state ? state.text() : ""]).then(function (texts) {
+      var html = texts[0], at = keptAt(page);
+      if (state && keptAt(state) > at) {
+        html = html.replace(/(<!--state-->)[\s\S]*(<!--\/state-->)/, function (whole, start, end) { return start + texts[1] + end; });
+        at = keptAt(state);
+      }
+      var drawn = /data-rendered-ms="(\d+)"/.exec(html);
+      if (drawn) {
+        html = html.replace(/data-server-now="\d+"/, 'data-server-now="' + (Number(drawn[1]) + Date.now() - at) + '"');
+      }
+      return new Response(html, { headers: page.headers });
+    });
+  });
 }
 
 // The caches of earlier workers go, and with them, in this one, the files of an earlier version
-// (their stored names change with their content): only the pages and today's files stay.
+// (their stored names change with their content): only the pages, their states and today's files stay.
 self.addEventListener("activate", function (event) {
   event.waitUntil(
     caches.keys().then(function (names) {
@@ -61,7 +93,7 @@ self.addEventListener("activate", function (event) {
         return cache.keys().then(function (requests) {
           return Promise.all(requests.filter(function (request) {
             var path = new URL(request.url).pathname;
-            return FILES.indexOf(path) === -1 && !isPage(path);
+            return FILES.indexOf(path) === -1 && !isPage(path) && !isState(path);
           }).map(function (request) { return cache.delete(request); }));
         });
       });
@@ -71,6 +103,10 @@ self.addEventListener("activate", function (event) {
 
 function isPage(path) {
   return /^\/t\/[^/]+\/$/.test(path);
+}
+
+function isState(path) {
+  return /^\/t\/[^/]+\/state\/$/.test(path);
 }
 
 self.addEventListener("fetch", function (event) {
@@ -87,10 +123,17 @@ self.addEventListener("fetch", function (event) {
       fetch(request).then(function (response) {
         event.waitUntil(keep(url, response.clone()));
         return response;
-      }).catch(function () {
-        return caches.match(url.pathname, { ignoreVary: true, ignoreSearch: true }).then(function (kept) { return kept || Response.error(); });
-      })
+      }).catch(function () { return keptPage(url); })
     );
+    return;
+  }
+  if (isState(url.pathname)) {
+    event.respondWith(fetch(request).then(function (response) {
+      if (response.status === 200) {
+        event.waitUntil(keep(url, response.clone()));
+      }
+      return response;
+    }));
     return;
   }
   if (FILES.indexOf(url.pathname) !== -1) {
