@@ -28,13 +28,15 @@ P = TableDeal.Status
 def table_link_by_code(code: str) -> TableLink | None:
     """The link holding this side code, home or away (withdrawn ones too: the caller decides), with
     what its page needs. Which side the code acts for: TableLink.side_of."""
-    return (
+    # Unordered: a code is on one link (the model's order would join the match's round to sort it).
+    found = (
         TableLink.objects.select_related(
             "match", "match__competition", "match__round", "match__home_team", "match__away_team"
         )
         .filter(Q(code=code) | Q(away_code=code))
-        .first()
+        .order_by()[:1]
     )
+    return next(iter(found), None)
 
 
 def match_open_proposals(match: Match):
