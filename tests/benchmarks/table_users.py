@@ -6,7 +6,7 @@ cookie and the token its page holds, as the table's page (static/scoring/js/tabl
 - the page stays open: it asks for the state (`/t/<code>/state/`) at the page's own interval
   (data-poll-seconds) with the validator of the state it shows (If-None-Match), and keeps what it
   shows on a 304. It was opened before the step (round_night.warm_up, then the memory file from
-  step to step); now and then a phone opens the page again (RELOAD_EVERY);
+  step to step); now and then a phone opens the page again (RELOAD_EVERY), at a moment of the step;
 - about every 4 minutes a deal (spread over the tables, as players play): one phone types it (the
   live check posted as the page posts it while typing, CHECKS_PER_DEAL times), proposes it, and
   asks for its state again, as the page does after a post; the other phone shows it at its next
@@ -111,15 +111,18 @@ class TablePhone(Scheduled, FastHttpUser):
         host = urlsplit(self.host).hostname
         self.client.cookiejar.set_cookie(create_cookie("csrftoken", kept["csrf"], domain=host))
         self.answering: set[int] = set()
-        self.reload = QUIET or random.random() < STEP_SECONDS / RELOAD_EVERY
+        # A reload comes when it comes: at a moment of the step, not with every phone's first ask
+        # at the step's start (the quiet step's at its first act, for its p95).
+        reloads = QUIET or random.random() < STEP_SECONDS / RELOAD_EVERY
+        self.reload_at = time.monotonic() + (0 if QUIET else random.uniform(0, STEP_SECONDS - 5)) if reloads else None
         self.wait_for_first_act(QUIET_POLL if QUIET else TABLE_POLL or kept["poll"])
 
     @task
     def look(self):
         if self.done:
             return
-        if self.reload:
-            self.reload = False
+        if self.reload_at is not None and time.monotonic() >= self.reload_at:
+            self.reload_at = None
             self.open_page()
         else:
             self.ask_state()
