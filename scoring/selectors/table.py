@@ -29,9 +29,10 @@ def table_link_by_code(code: str) -> TableLink | None:
     """The link holding this side code, home or away (withdrawn ones too: the caller decides), with
     what its page needs. Which side the code acts for: TableLink.side_of."""
     # Unordered: a code is on one link (the model's order would join the match's round to sort it).
+    # The round's competition times its hall clock (public.hall_clock).
     found = (
         TableLink.objects.select_related(
-            "match", "match__competition", "match__round", "match__home_team", "match__away_team"
+            "match", "match__competition", "match__round__competition", "match__home_team", "match__away_team"
         )
         .filter(Q(code=code) | Q(away_code=code))
         .order_by()[:1]
