@@ -105,6 +105,14 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
         f.make_result(competition, noted.home_team, noted.away_team, home_total, away_total, round_number=number)
     # The players' page at the table (a phone in the hand), and the secretary's view of the tables.
     link = services.table_link_issue(match=noted, user=setup["secretary"])
+    # A deal waiting for the other team at a table: its numbers under the row headings
+    # ("Kortpoäng", the longest word) beside the pairs' names.
+    waiting = f.make_match(home=f.make_team("Eriksson/Larsson", club=club), away=f.make_team("Jansson/Hansson", club=club),
+                           competition=competition, table=3)  # fmt: skip
+    waiting = f.play_match(waiting, setup["secretary"], [f.deal(1, home_cards=120, away_cards=45)])
+    waiting_link = services.table_link_issue(match=waiting, user=setup["secretary"])
+    services.table_deal_propose(link=waiting_link, codes=[waiting_link.code], client_id="waiting", side="home", number=2,
+                                entry=f.deal(2, home_cards=185, away_cards=-45))  # fmt: skip
     captain_pages = [reverse("scoring:match-protocol", args=[match.pk]), reverse("scoring:my-matches")]
     secretary_pages = [
         reverse("scoring:competition-detail", args=[competition.pk]),
@@ -118,6 +126,7 @@ def test_no_table_cell_is_cut_off_at_any_width(live_server, browser):
         reverse("scoring:manage-competition", args=[competition.pk]),
         *(reverse("scoring:rules", args=[key]) for key in PRESETS),
         reverse("scoring:table", args=[link.code]),
+        reverse("scoring:table", args=[waiting_link.away_code]),
         reverse("scoring:match-table-link", args=[noted.pk]),
         reverse("scoring:round-tables", args=[competition.pk, noted.round.number]),
         reverse("scoring:round-table-cards", args=[competition.pk, noted.round.number]),
