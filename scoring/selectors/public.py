@@ -77,12 +77,11 @@ def competition_rounds(competition: Competition) -> list[Round]:
     return list(competition.rounds.order_by("number"))
 
 
-# What the pages of a match show of it (one query, however many names a page prints).
+# What the public pages of a match show of it (one query, however many names a page prints); no
+# organiser or club is named there.
 MATCH_PAGE_RELATED = (
-    "competition__organiser",
+    "competition",
     "round",
-    "home_team__club",
-    "away_team__club",
     "home_team__player_one",
     "home_team__player_two",
     "away_team__player_one",

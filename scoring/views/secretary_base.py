@@ -32,7 +32,8 @@ class MatchAccessMixin(LoginRequiredMixin):
 
     access = "view"
     # What the match's pages show of it: one query, however many names the page prints.
-    PAGE_RELATED = (*MATCH_PAGE_RELATED, "entered_by", "confirmed_by", "disputed_by")
+    PAGE_RELATED = (*MATCH_PAGE_RELATED, "competition__organiser", "home_team__club", "away_team__club",
+                    "entered_by", "confirmed_by", "disputed_by")  # fmt: skip
     # What deciding who may enter the protocol and saving need (the permissions read these rows'
     # ids only; the away team is read only if someone other than the protocol keeper posts).
     SAVE_RELATED = ("competition", "home_team")
