@@ -147,11 +147,13 @@ def _team_link(team_id, name, link_target: str | None = None):
 
 
 class SiteTable(tables.Table):
-    """A table of the public pages: an optional caption, and where its links open (a new tab in an
-    embed)."""
+    """A table of the public pages: an optional caption (the site's table template prints it above
+    the rows), and where its links open (a new tab in an embed)."""
 
-    caption = None
-    link_target = None
+    def __init__(self, data, *, caption=None, link_target=None, **kwargs):
+        super().__init__(data, **kwargs)
+        self.caption = caption
+        self.link_target = link_target
 
 
 class StandingsTable(LegendMixin, SiteTable):
@@ -192,12 +194,10 @@ class StandingsTable(LegendMixin, SiteTable):
             "class": lambda record: "standings__row--tied" if record.tied else "",
         }
 
-    def __init__(self, data, *, points_rules=None, caption=None, link_target=None, **kwargs):
+    def __init__(self, data, *, points_rules=None, **kwargs):
         shown = {column.key for column in (standings_columns(points_rules) if points_rules else STANDINGS_COLUMNS)}
         kwargs.setdefault("exclude", tuple(name for name in self.base_columns if name not in shown))
         super().__init__(data, **kwargs)
-        self.caption = caption
-        self.link_target = link_target
 
     def render_rank(self, record):
         if record.tied:
@@ -253,12 +253,10 @@ class ResultsTable(SiteTable):
             "data-status": lambda record: record.status,
         }
 
-    def __init__(self, data, *, caption=None, link_target=None, across_rounds=False, **kwargs):
+    def __init__(self, data, *, across_rounds=False, **kwargs):
         # One round's results show the playing table; a team's or a player's, when and where.
         kwargs.setdefault("exclude", ("table",) if across_rounds else ("when",))
         super().__init__(data, **kwargs)
-        self.caption = caption
-        self.link_target = link_target
         # Texts that many rows share (a round's name and date, a status), made once per table.
         self._shared: dict = {}
 
@@ -354,7 +352,7 @@ class ResultsTable(SiteTable):
 # -- a player's figures per competition ------------------------------------------------------------
 
 
-class PlayerStatisticsTable(tables.Table):
+class PlayerStatisticsTable(SiteTable):
     """Rows are (competition, selectors.PlayerStatistics) pairs."""
 
     competition = tables.Column(accessor="0", verbose_name=_("Competition"))
@@ -370,10 +368,6 @@ class PlayerStatisticsTable(tables.Table):
     class Meta:
         orderable = False
         attrs = {"class": "data-table player-statistics"}
-
-    def __init__(self, data, *, caption=None, **kwargs):
-        super().__init__(data, **kwargs)
-        self.caption = caption
 
     def render_competition(self, value):
         url = object_address("scoring:competition-detail", value.pk)
@@ -466,11 +460,10 @@ class QualifiedTable(SiteTable):
         attrs = {"class": "data-table qualified"}
         row_attrs = {"data-team-id": lambda record: record.team_id}
 
-    def __init__(self, data, *, carries=(False, False), entered=False, caption=None, **kwargs):
+    def __init__(self, data, *, carries=(False, False), entered=False, **kwargs):
         """`carries`: whether match points, and card points, are carried on (a share stated as 0 is not shown)."""
         exclude = tuple(name for name, shown in (("carried", any(carries)), ("entered", entered)) if not shown)
         super().__init__(data, exclude=exclude, **kwargs)
-        self.caption = caption
         self.carries = carries
 
     def render_team(self, record):

@@ -21,7 +21,7 @@ from scoring.selectors.figures import FIGURES
 from scoring.selectors.standings import standings_column
 from scoring.listings import (
     NUM, SECONDARY_NUM, AbbrColumn, LegendMixin, MatchPointsColumn, PointsColumn,
-    SignedPointsColumn, escaped, labels, object_address, row_href,
+    SignedPointsColumn, SiteTable, escaped, labels, object_address, row_href,
 )
 
 RANK = {"th": {"class": "num standings__rank"}, "td": {"class": "num standings__rank"}}
@@ -34,7 +34,7 @@ def _rank(record):
     return record.rank_label
 
 
-class RankingTable(LegendMixin, tables.Table):
+class RankingTable(LegendMixin, SiteTable):
     """Rows are selectors.rankings.RankingRow; `list_kind` is "players" or "pairs"."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -54,12 +54,11 @@ class RankingTable(LegendMixin, tables.Table):
         attrs = {"class": "data-table standings rankings"}
         row_attrs = {"data-id": lambda record: record.id}
 
-    def __init__(self, data, *, list_kind="players", filter_query=None, caption=None, **kwargs):
+    def __init__(self, data, *, list_kind="players", filter_query=None, **kwargs):
         super().__init__(data, **kwargs)
         self.list_kind = list_kind
         self.query = urlencode(filter_query or {})
         self.query_html = escaped(f"?{self.query}") if self.query else ""
-        self.caption = caption
         if list_kind == "pairs":
             self.columns["name"].column.verbose_name = _("Pair")
 
@@ -95,7 +94,7 @@ class RankingTable(LegendMixin, tables.Table):
         return rating_text(record.rating)
 
 
-class RankingMatchesTable(LegendMixin, tables.Table):
+class RankingMatchesTable(LegendMixin, SiteTable):
     """Rows are selectors.rankings.MatchFigures: the matches behind a ranking row."""
 
     match = tables.Column(empty_values=(), verbose_name=_("Match"), attrs={"td": {"class": "ranking-matches__match"}})
@@ -114,11 +113,10 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         attrs = {"class": "data-table results ranking-matches"}
         row_attrs = {"data-match-id": lambda record: record.match.pk}
 
-    def __init__(self, data, *, show_rating=True, caption=None, **kwargs):
+    def __init__(self, data, *, show_rating=True, **kwargs):
         if not show_rating:
             kwargs.setdefault("exclude", ("rating",))
         super().__init__(data, **kwargs)
-        self.caption = caption
 
     def render_match(self, record):
         match = record.match
@@ -150,7 +148,7 @@ class RankingMatchesTable(LegendMixin, tables.Table):
         )
 
 
-class ClubStandingsTable(LegendMixin, tables.Table):
+class ClubStandingsTable(LegendMixin, SiteTable):
     """Rows are engine StandingRows whose record is a club's sum (selectors.club_standings)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -172,10 +170,6 @@ class ClubStandingsTable(LegendMixin, tables.Table):
         attrs = {"class": "data-table standings club-table"}
         row_attrs = {"data-club-id": lambda record: record.record.team_id}
 
-    def __init__(self, data, *, caption=None, **kwargs):
-        super().__init__(data, **kwargs)
-        self.caption = caption
-
     def render_rank(self, record):
         return _rank(record)
 
@@ -184,7 +178,7 @@ class ClubStandingsTable(LegendMixin, tables.Table):
         return SafeString(f'<a href="{href}">{escaped(record.record.name)}</a>')  # every part escaped
 
 
-class IndividualTable(LegendMixin, tables.Table):
+class IndividualTable(LegendMixin, SiteTable):
     """Rows are selectors.individual.PlayerTableRow (record: an engine BuchholzRecord)."""
 
     rank = tables.Column(accessor="rank_label", verbose_name=RANK_NAME, attrs=RANK)
@@ -206,10 +200,6 @@ class IndividualTable(LegendMixin, tables.Table):
         attrs = {"class": "data-table individual-table"}
         row_attrs = {"data-player-id": lambda record: record.record.team_id}
 
-    def __init__(self, data, *, caption=None, **kwargs):
-        super().__init__(data, **kwargs)
-        self.caption = caption
-
     def render_rank(self, record):
         return _rank(record)
 
@@ -224,7 +214,7 @@ class IndividualTable(LegendMixin, tables.Table):
 # -- Canasta figures and records (selectors.figures, selectors.records) ---------------------------
 
 
-class RecordsTable(tables.Table):
+class RecordsTable(SiteTable):
     """Rows are selectors.records.Record: what the record is, with the pair that set it and the match
     (and deal) it was set in under it, linked; and its value. Two columns, so a phone shows all."""
 
@@ -235,10 +225,6 @@ class RecordsTable(tables.Table):
         orderable = False
         attrs = {"class": "data-table records"}
         row_attrs = {"data-record": lambda record: record.key}
-
-    def __init__(self, data, *, caption=None, **kwargs):
-        super().__init__(data, **kwargs)
-        self.caption = caption
 
     def render_value(self, record):
         if record.kind.unit == "deals":
@@ -277,7 +263,7 @@ class FigureColumn(AbbrColumn):
         return figure_text(value, self.kind)
 
 
-class TeamFiguresTable(LegendMixin, tables.Table):
+class TeamFiguresTable(LegendMixin, SiteTable):
     """Rows are selectors.figures.TeamFigures: every pair of a competition, the whole competition
     first (a row without a team)."""
 
@@ -298,10 +284,6 @@ class TeamFiguresTable(LegendMixin, tables.Table):
             "data-team-id": lambda record: record.team_id or "",
             "class": lambda record: "" if record.team_id else "figures-pairs__whole",
         }
-
-    def __init__(self, data, *, caption=None, **kwargs):
-        super().__init__(data, **kwargs)
-        self.caption = caption
 
     def render_name(self, record):
         if not record.team_id:
