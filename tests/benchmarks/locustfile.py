@@ -18,7 +18,13 @@ The step's live matches are night_plan.step_plan's; per match, either a table or
   cheapest answer, printed beside the others).
 
 In the quiet step (ROUND_NIGHT_QUIET) there is one of each, asking at a brisk pace so that every
-request type has enough answers for a p95 of its own when nothing else runs.
+request type has enough answers for a p95 of its own when nothing else runs (round_night.py,
+QUIET_SAMPLES): the spectator goes round the pages of the quiet matches (QUIET_PAGES: those played
+and two nobody plays then), at each either opening it or asking for its live part with the
+validator it showed, as the night's polls do (a round longer than the pages' max-age, so that nginx
+asks the app servers: the played matches' parts changed, 200, the others' not, 304); each organiser
+opens the round at a glance again every QUIET_REOPEN asks. The national competition's pages of a
+SIZED kind are request types of their own (night_plan.request_name).
 
 What everybody sees is checked against the changes the night made (night_record): a look that
 shows less than its promise allows is stale. Every user acts at a moment of his own (Scheduled).
@@ -38,15 +44,19 @@ from urllib.parse import urlsplit
 from locust import FastHttpUser, task
 from requests.cookies import create_cookie
 
-from night_plan import number
+from night_plan import number, request_name
 from night_record import ROUND_AT_A_GLANCE_PROMISE, SPECTATOR_PROMISE, Scheduled, look_at_totals, total_changed, RECORD
 from table_users import DEAL_EVERY, PLAN, QUIET, DATA, TablePhone  # noqa: F401 (a user class of the night)
 
 # How often people choose each kind of page: the round being played and the standings are what a
 # hall and its followers watch; one match, less; one team's page, seldom.
 PAGE_WEIGHTS = {"live round": 45, "standings": 35, "match": 15, "team": 5}
-POLL_EVERY = 1.0 if QUIET else 20.0  # the public live parts (scoring.views.public.DEFAULT_LIVE_POLL_SECONDS)
-OPEN_EVERY = 3.0 if QUIET else 60.0
+POLL_EVERY = 0.4 if QUIET else 20.0  # the public live parts (scoring.views.public.DEFAULT_LIVE_POLL_SECONDS)
+OPEN_EVERY = 60.0
+QUIET_REOPEN = 3
+LARGE = set(DATA.get("large", ()))
+# The quiet spectator's round: every page, but only two teams' (a team page has no live part).
+QUIET_PAGES = [(kind, url) for kind in PAGE_WEIGHTS for url in PLAN["pages"][kind][: 2 if kind == "team" else None]]
 VERSION = re.compile(r'name="version" value="(\d+)"')
 HOME_TOTAL = re.compile(r'id="total-home">([^<]*)<')
 SCOREBOARD_HOME = re.compile(r'class="scoreboard__total" data-side="home">([^<]*)<')
@@ -84,7 +94,7 @@ class PaperSecretary(Scheduled, FastHttpUser):
         self.entry = next(PAPERS)
         self.match = self.entry["match"]
         signed_in(self, self.entry["session"])
-        self.wait_for_first_act(5.0 if QUIET else DEAL_EVERY)
+        self.wait_for_first_act(DEAL_EVERY)
 
     def open_protocol(self):
         """The protocol page, and from it the version and CSRF token the save sends. A page without
@@ -129,16 +139,17 @@ class Organiser(Scheduled, FastHttpUser):
         organiser = DATA["organisers"][str(competition)]
         signed_in(self, organiser["session"])
         self.url = organiser["round"] + "tables/"
+        self.name = request_name("round at a glance", self.url, LARGE)
         self.seen_from: dict[int, int] = {}
         self.etag = self.last = None
         # The page's own interval is learnt when it is opened, at the organiser's first moment.
-        self.wait_for_first_act(2.0 if QUIET else 10.0)
+        self.wait_for_first_act(1.5 if QUIET else 10.0)
 
     def open_page(self):
-        with self.client.get(self.url, name="round at a glance", catch_response=True) as response:
+        with self.client.get(self.url, name=self.name, catch_response=True) as response:
             text = response.text or ""
             if response.status_code != 200:
-                response.failure(f"round at a glance answered {response.status_code}")
+                response.failure(f"{self.name} answered {response.status_code}")
                 return
         poll = ROUND_POLL.search(text)
         if poll and not QUIET:
@@ -153,18 +164,18 @@ class Organiser(Scheduled, FastHttpUser):
 
     @task
     def poll(self):
-        if self.last is None:
+        if self.last is None or (QUIET and self.acts_done % QUIET_REOPEN == 0):
             self.open_page()
             return
         headers = {"If-None-Match": self.etag} if self.etag else {}
-        with self.client.get(self.url + "live/", name="round at a glance live", headers=headers,
+        with self.client.get(self.url + "live/", name=f"{self.name} live", headers=headers,
                              catch_response=True) as response:  # fmt: skip
             if response.status_code == 304:
                 response.success()
                 self.look(self.last)
                 return
             if response.status_code != 200:
-                response.failure(f"round at a glance live answered {response.status_code}")
+                response.failure(f"{self.name} live answered {response.status_code}")
                 return
             self.etag = response.headers.get("ETag")
             self.last = response.text or ""
@@ -178,20 +189,21 @@ class Spectator(Scheduled, FastHttpUser):
         return self.until_next()
 
     def on_start(self):
-        self.kinds = itertools.cycle(PAGE_WEIGHTS) if QUIET else None
+        self.pages = itertools.cycle(QUIET_PAGES) if QUIET else None
+        self.validators: dict[str, tuple] = {}  # the quiet round's: by page, its validator and totals
         self.opened_at = float("-inf")  # the page is opened at the spectator's first moment
         self.wait_for_first_act(POLL_EVERY)
 
-    def open_page(self):
-        if self.kinds is not None:
-            self.kind = next(self.kinds)  # the quiet step opens each kind in turn
-        else:
-            self.kind = random.choices(list(PAGE_WEIGHTS), weights=list(PAGE_WEIGHTS.values()))[0]
-        self.url = random.choice(PLAN["pages"][self.kind])
+    def open_page(self, kind: str | None = None, url: str | None = None):
+        if kind is None:
+            kind = random.choices(list(PAGE_WEIGHTS), weights=list(PAGE_WEIGHTS.values()))[0]
+            url = random.choice(PLAN["pages"][kind])
+        self.kind, self.url = kind, url
+        self.name = request_name(self.kind, self.url, LARGE)
         self.opened_at, self.etag, self.shown = time.monotonic(), None, {}
-        with self.client.get(self.url, name=self.kind, catch_response=True) as response:
+        with self.client.get(self.url, name=self.name, catch_response=True) as response:
             if response.status_code != 200:
-                response.failure(f"{self.kind} answered {response.status_code}")
+                response.failure(f"{self.name} answered {response.status_code}")
                 return
             self.etag = response.headers.get("ETag")
             self.shown = shown_totals(self.url, response.text or "")
@@ -199,13 +211,32 @@ class Spectator(Scheduled, FastHttpUser):
 
     @task
     def poll(self):
+        if self.pages is not None:
+            self.quiet_round()
+            return
         if time.monotonic() - self.opened_at >= OPEN_EVERY - 1:
             self.open_page()
             return
+        self.poll_live_part()
+
+    def quiet_round(self):
+        """The quiet step's next page: opened, or its live part asked for with what it showed."""
+        kind, url = next(self.pages)
+        kept = self.validators.pop(url, None)
+        if kept is None or kind == "team":
+            self.open_page(kind, url)
+            self.validators[url] = (self.etag, self.shown)
+            return
+        self.kind, self.url = kind, url
+        self.etag, self.shown = kept
+        self.name = request_name(kind, url, LARGE)
+        self.poll_live_part()
+
+    def poll_live_part(self):
         if self.kind == "team":
             return  # a team's page has no live part: it asks for nothing until another is opened
         headers = {"If-None-Match": self.etag} if self.etag else {}
-        with self.client.get(self.url + "live/", name=f"{self.kind} live", headers=headers,
+        with self.client.get(self.url + "live/", name=f"{self.name} live", headers=headers,
                              catch_response=True) as response:  # fmt: skip
             if response.status_code == 200:
                 self.etag = response.headers.get("ETag")
@@ -213,7 +244,7 @@ class Spectator(Scheduled, FastHttpUser):
             elif response.status_code == 304:
                 response.success()  # nothing changed: the part stays as it is
             else:
-                response.failure(f"{self.kind} live answered {response.status_code}")
+                response.failure(f"{self.name} live answered {response.status_code}")
                 return
         look_at_totals("spectator", self.shown, SPECTATOR_PROMISE)
 

@@ -26,6 +26,21 @@ STATE_DATA = {
 TOTAL_HOME = re.compile(r'id="total-home">([^<]*)<')
 
 
+# The pages whose cost grows with their competition's size: the national competition's (hundreds of
+# teams, a round of hundreds of tables) are request types of their own, with references of their own.
+SIZED = ("live round", "standings", "round at a glance")
+COMPETITION_IN_URL = re.compile(r"^/competitions/(\d+)/")
+
+
+def request_name(kind: str, url: str, large: set[int]) -> str:
+    """The request type of a page of `kind` at `url`: "<kind> (national)" for a SIZED page of a
+    competition in `large`."""
+    found = COMPETITION_IN_URL.match(url)
+    if kind in SIZED and found and int(found.group(1)) in large:
+        return f"{kind} (national)"
+    return kind
+
+
 def number(text: str) -> int | None:
     """A total as the site writes it (5 120, −40) as a number."""
     digits = re.sub(r"[^0-9-]", "", text.replace("\u2212", "-"))
@@ -56,10 +71,12 @@ def read_state(text: str) -> dict:
 
 def step_plan(data: dict, memory: dict, live: int, quiet: bool) -> dict:
     """The step's matches (the first `live` not yet confirmed at their tables; the quiet step's own
-    two), split into tables and paper, the competitions they are in, the spectators' pages, and the
+    two, and the two whose pages its spectator also looks at), split into tables and paper, the competitions they are in, the spectators' pages, and the
     number of users of each class."""
+    shown = []  # the quiet step's spectator also looks at matches nobody plays then
     if quiet:
         matches = [data["quiet"]["table"], data["quiet"]["paper"]]
+        shown = data["quiet"].get("idle", [])
     else:
         ended = set(memory.get("ended", ()))
         matches = [entry for entry in data["matches"] if entry["match"] not in ended][:live]
@@ -67,11 +84,12 @@ def step_plan(data: dict, memory: dict, live: int, quiet: bool) -> dict:
     papers = [entry for entry in matches if entry["kind"] == "paper"]
     competitions = sorted({entry["competition"] for entry in matches})
     spectators = 1 if quiet else max(1, round(len(matches) * SPECTATORS_PER_300 / 300))
+    watched = matches + shown
     pages = {
-        "live round": sorted({entry["round"] for entry in matches}),
-        "standings": [f"/competitions/{pk}/" for pk in competitions],
-        "match": [f"/matches/{entry['match']}/" for entry in matches],
-        "team": [f"/teams/{entry[side]}/" for entry in matches for side in ("home", "away")],
+        "live round": sorted({entry["round"] for entry in watched}),
+        "standings": sorted({f"/competitions/{entry['competition']}/" for entry in watched}),
+        "match": [f"/matches/{entry['match']}/" for entry in watched],
+        "team": [f"/teams/{entry[side]}/" for entry in watched for side in ("home", "away")],
     }
     counts = {"TablePhone": 2 * len(tables), "PaperSecretary": len(papers), "Organiser": len(competitions),
               "Spectator": spectators, "PdfReader": 1, "MinimalView": 1}  # fmt: skip

@@ -47,7 +47,7 @@ QUIET = bool(os.environ.get("ROUND_NIGHT_QUIET"))
 STEP_SECONDS = float(os.environ.get("STEP_SECONDS", 40))
 PLAN = step_plan(DATA, MEMORY, int(os.environ.get("LIVE", 1)), QUIET)
 # A deal takes about four minutes at a table; a match about fifty.
-DEAL_EVERY = 6.0 if QUIET else 240.0
+DEAL_EVERY = 4.0 if QUIET else 240.0
 MATCH_SECONDS = float(os.environ.get("MATCH_SECONDS", 3000))
 # A phone whose screen locked and came back, or a player who reloads: the page is opened again.
 RELOAD_EVERY = 600.0
@@ -56,8 +56,10 @@ RELOAD_EVERY = 600.0
 CHECKS_PER_DEAL = 3
 TYPING_PAUSE = 0.3 if QUIET else 2.5
 READING = 0.5 if QUIET else 4.0
-# In the quiet step a phone asks every second, for enough answers to have a p95 of its own.
+# In the quiet step a phone asks every second and opens its page again every QUIET_RELOAD
+# seconds, for enough answers to have a p95 of its own.
 QUIET_POLL = 1.0
+QUIET_RELOAD = 4.0
 # Another interval than the page's own (round_night.py --table-poll): what it would cost.
 TABLE_POLL = float(os.environ.get("TABLE_POLL") or 0)
 JSON = {"Accept": "application/json"}
@@ -122,7 +124,7 @@ class TablePhone(Scheduled, FastHttpUser):
         if self.done:
             return
         if self.reload_at is not None and time.monotonic() >= self.reload_at:
-            self.reload_at = None
+            self.reload_at = time.monotonic() + QUIET_RELOAD if QUIET else None
             self.open_page()
         else:
             self.ask_state()

@@ -57,3 +57,44 @@ def test_p95_and_ceilings():
     assert round_night.ceiling("team") == round_night.PAGE_MS
     assert round_night.ceiling("table agree") == round_night.POST_MS
     assert round_night.ceiling("protocol pdf") is None
+
+
+def test_a_quiet_reference_is_of_enough_answers():
+    times = {
+        "table deal": [10.0] * 18 + [12.0, 13.0],
+        "table agree": [8.0] * 20,
+        "table time up": [40.0],  # a match runs out of time once
+        "table confirm": [30.0, 35.0],
+        "round at a glance": [20.0, 22.0],  # too few, and no group: its own
+        "protocol pdf": [float(n) for n in range(1, 101)],
+    }
+    references = round_night.quiet_references(times)
+    pooled = round_night.p95([value for kind in round_night.TABLE_WRITES for value in times[kind]])
+    assert references["table time up"] == (pooled, 43, "the table's writes")
+    assert references["table confirm"] == (pooled, 43, "the table's writes")
+    assert references["table deal"] == (12.0, 20, "table deal")
+    assert references["round at a glance"] == (22.0, 2, "round at a glance")
+    assert references["protocol pdf"] == (95.0, 100, "protocol pdf")
+
+
+def test_the_national_competitions_pages_are_request_types_of_their_own():
+    large = {30}
+    assert night_plan.request_name("standings", "/competitions/30/", large) == "standings (national)"
+    assert night_plan.request_name("live round", "/competitions/30/rounds/4/", large) == "live round (national)"
+    assert night_plan.request_name("standings", "/competitions/3/", large) == "standings"
+    assert night_plan.request_name("match", "/matches/30/", large) == "match"
+    assert round_night.ceiling("round at a glance (national) live 304") == round_night.LIVE_MS
+    assert round_night.ceiling("standings (national)") == round_night.PAGE_MS
+
+
+def test_the_quiet_step_plays_in_leagues_and_watches_two_matches_nobody_plays():
+    matches = [{"match": pk, "kind": "paper" if pk % 10 == 9 else "table", "competition": pk // 10,
+                "round": f"/competitions/{pk // 10}/rounds/1/", "home": 2 * pk, "away": 2 * pk + 1,
+                "large": pk >= 40} for pk in range(60)]  # fmt: skip
+    quiet = round_night.quiet_matches(matches)
+    assert quiet["table"]["match"] == 38 and quiet["paper"]["match"] == 39
+    assert [entry["competition"] for entry in quiet["idle"]] == [2, 1]
+    plan = night_plan.step_plan({"quiet": quiet}, {}, 1, quiet=True)
+    assert plan["counts"]["TablePhone"] == 2 and plan["counts"]["PaperSecretary"] == 1
+    assert plan["pages"]["standings"] == ["/competitions/1/", "/competitions/2/", "/competitions/3/"]
+    assert plan["competitions"] == [3]
