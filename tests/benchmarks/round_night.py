@@ -377,10 +377,12 @@ def run_locust(live: int, seconds: int, port: int, data_path: Path, memory_path:
 def quiet_matches(matches: list[dict]) -> dict:
     """The quiet step's own matches, apart from the steps', all in leagues (a quiet step drawing the
     national competition's pages would not be quiet): one played at a table, one on paper, and two
-    of other leagues that nobody plays then (their pages unchanged: a spectator's poll is a 304)."""
+    of other leagues that nobody plays then (their pages unchanged: a spectator's poll is a 304).
+    The paper match is of another league than the table's: two rounds and standings change."""
     leagues = [entry for entry in matches if not entry["large"]]
     table = [entry for entry in leagues if entry["kind"] == "table"][-1]
-    paper = [entry for entry in leagues if entry["kind"] == "paper"][-1]
+    papers = [entry for entry in leagues if entry["kind"] == "paper"]
+    paper = ([entry for entry in papers if entry["competition"] != table["competition"]] or papers)[-1]
     idle, taken = [], {table["competition"], paper["competition"]}
     for entry in reversed(leagues):
         if entry["competition"] not in taken and len(idle) < 2:

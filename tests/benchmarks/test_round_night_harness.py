@@ -92,9 +92,9 @@ def test_the_quiet_step_plays_in_leagues_and_watches_two_matches_nobody_plays():
                 "round": f"/competitions/{pk // 10}/rounds/1/", "home": 2 * pk, "away": 2 * pk + 1,
                 "large": pk >= 40} for pk in range(60)]  # fmt: skip
     quiet = round_night.quiet_matches(matches)
-    assert quiet["table"]["match"] == 38 and quiet["paper"]["match"] == 39
-    assert [entry["competition"] for entry in quiet["idle"]] == [2, 1]
+    assert quiet["table"]["match"] == 38 and quiet["paper"]["match"] == 29
+    assert [entry["competition"] for entry in quiet["idle"]] == [1, 0]
     plan = night_plan.step_plan({"quiet": quiet}, {}, 1, quiet=True)
     assert plan["counts"]["TablePhone"] == 2 and plan["counts"]["PaperSecretary"] == 1
-    assert plan["pages"]["standings"] == ["/competitions/1/", "/competitions/2/", "/competitions/3/"]
-    assert plan["competitions"] == [3]
+    assert plan["pages"]["standings"] == [f"/competitions/{pk}/" for pk in range(4)]
+    assert plan["competitions"] == [2, 3]
