@@ -112,8 +112,8 @@ class Cluster:
     port: int = 8080
     app_ports: tuple[int, ...] = (8001, 8002)
     redis_port: int = 6380
-    workers: int = 2
-    threads: int = 2
+    workers: int = 3
+    threads: int = 1
     extra_env: dict[str, str] = field(default_factory=dict)
     # Where collectstatic writes (run_dir/static unless given): tests pass one collected before.
     static_root: Path | None = None
@@ -353,7 +353,7 @@ def local_cluster() -> Cluster:
         port=int(os.environ.get("CLUSTER_PORT", "8080")),
         app_ports=ports,
         redis_port=int(os.environ.get("CLUSTER_REDIS_PORT", "6380")),
-        workers=int(os.environ.get("GUNICORN_WORKERS") or 2),
+        workers=int(os.environ.get("GUNICORN_WORKERS") or 3),
     )
 
 

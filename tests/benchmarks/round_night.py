@@ -496,8 +496,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=int, default=30, help="seconds of load per step")
     parser.add_argument("--fraction", type=float, default=1.0, help="a smaller federation (trials of this script)")
     parser.add_argument("--workers", type=int, default=None,
-                        help="gunicorn processes per app server (one server: deploy/gunicorn.conf.py's default, cores + 1; the cluster's two: cores each)")
-    parser.add_argument("--threads", type=int, default=2)
+                        help="gunicorn processes per app server (one server: deploy/gunicorn.conf.py's default, 2 x cores + 1; the cluster's two: cores + 1 each)")
+    parser.add_argument("--threads", type=int, default=1, help="threads per gunicorn process (deploy/gunicorn.conf.py's default: 1, sync workers)")
     parser.add_argument("--table-poll", type=float, default=None,
                         help="the phones ask for their state every this many seconds instead of the page's own interval (what another interval would cost)")
     parser.add_argument("--keep-folder", action="store_true",
@@ -511,8 +511,8 @@ def main(argv=None) -> int:
         parser.error("the cluster is served through nginx")
     cores = os.cpu_count() or 1
     if args.workers is None:
-        # One server: deploy/gunicorn.conf.py's default. Two on this one machine: a process per core each.
-        args.workers = cores if args.cluster else cores + 1
+        # One server: deploy/gunicorn.conf.py's default. Two on this one machine: half as many each, and one.
+        args.workers = cores + 1 if args.cluster else 2 * cores + 1
     steps = sorted({int(step) for step in args.steps.split(",")})
     if QUIET_SECONDS + len(steps) * args.seconds > MAX_LOAD_SECONDS:
         parser.error(f"the load is bounded to {MAX_LOAD_SECONDS} s: the quiet step and steps x seconds are more")
