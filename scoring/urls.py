@@ -27,6 +27,17 @@ register_converter(IdConverter, "id")
 register_converter(NumberConverter, "number")
 
 urlpatterns = [
+    # -- table: entry at the table through a match's table link (no account). First of all: an open
+    # table page asks for its state every few seconds, and a request's address is compared with the
+    # patterns in their order (the state's 304 tried some hundred before these).
+    path("t/sw.js", table_views.TableServiceWorkerView.as_view(), name="table-sw"),
+    path("t/<str:code>/", table_views.TablePageView.as_view(), name="table"),
+    path("t/<str:code>/state/", table_views.TableStateView.as_view(), name="table-state"),
+    path("t/<str:code>/check/", table_views.TableCheckView.as_view(), name="table-check"),
+    path("t/<str:code>/deals/", table_views.TableProposeView.as_view(), name="table-propose"),
+    path("t/<str:code>/answer/", table_views.TableAnswerView.as_view(), name="table-answer"),
+    path("t/<str:code>/confirm/", table_views.TableConfirmView.as_view(), name="table-confirm"),
+    path("t/<str:code>/photo/", table_views.TablePhotoView.as_view(), name="table-photo"),
     # public: anyone, no login
     path("", public.StartPageView.as_view(), name="home"),
     # -- public: competitions, rounds, matches, teams, players, clubs; embeds and feeds; hall clock
@@ -162,15 +173,6 @@ urlpatterns = [
     path("manage/stages/<id:pk>/qualified/", championship_manage.StageQualifiedView.as_view(), name="manage-stage-qualified"),
     path("manage/stages/<id:pk>/withdrawals/", championship_manage.StageWithdrawalView.as_view(), name="manage-stage-withdrawal"),
     # -- end of championships
-    # -- table: entry at the table through a match's table link (no account), the round at a glance
-    path("t/sw.js", table_views.TableServiceWorkerView.as_view(), name="table-sw"),
-    path("t/<str:code>/", table_views.TablePageView.as_view(), name="table"),
-    path("t/<str:code>/state/", table_views.TableStateView.as_view(), name="table-state"),
-    path("t/<str:code>/check/", table_views.TableCheckView.as_view(), name="table-check"),
-    path("t/<str:code>/deals/", table_views.TableProposeView.as_view(), name="table-propose"),
-    path("t/<str:code>/answer/", table_views.TableAnswerView.as_view(), name="table-answer"),
-    path("t/<str:code>/confirm/", table_views.TableConfirmView.as_view(), name="table-confirm"),
-    path("t/<str:code>/photo/", table_views.TablePhotoView.as_view(), name="table-photo"),
     path("matches/<id:pk>/table-link/", table_manage.MatchTableLinkView.as_view(), name="match-table-link"),
     path(
         "matches/<id:pk>/table-conflicts/<id:proposal>/set-aside/",
