@@ -194,12 +194,14 @@ class Spectator(Scheduled, FastHttpUser):
         self.opened_at = float("-inf")  # the page is opened at the spectator's first moment
         self.wait_for_first_act(POLL_EVERY)
 
+    def watch(self, kind: str, url: str):
+        self.kind, self.url, self.name = kind, url, request_name(kind, url, LARGE)
+
     def open_page(self, kind: str | None = None, url: str | None = None):
         if kind is None:
             kind = random.choices(list(PAGE_WEIGHTS), weights=list(PAGE_WEIGHTS.values()))[0]
             url = random.choice(PLAN["pages"][kind])
-        self.kind, self.url = kind, url
-        self.name = request_name(self.kind, self.url, LARGE)
+        self.watch(kind, url)
         self.opened_at, self.etag, self.shown = time.monotonic(), None, {}
         with self.client.get(self.url, name=self.name, catch_response=True) as response:
             if response.status_code != 200:
@@ -227,9 +229,8 @@ class Spectator(Scheduled, FastHttpUser):
             self.open_page(kind, url)
             self.validators[url] = (self.etag, self.shown)
             return
-        self.kind, self.url = kind, url
+        self.watch(kind, url)
         self.etag, self.shown = kept
-        self.name = request_name(kind, url, LARGE)
         self.poll_live_part()
 
     def poll_live_part(self):

@@ -71,8 +71,8 @@ def read_state(text: str) -> dict:
 
 def step_plan(data: dict, memory: dict, live: int, quiet: bool) -> dict:
     """The step's matches (the first `live` not yet confirmed at their tables; the quiet step's own
-    two, and the two whose pages its spectator also looks at), split into tables and paper, the competitions they are in, the spectators' pages, and the
-    number of users of each class."""
+    two, and the two whose pages its spectator also looks at), split into tables and paper, the
+    competitions they are in, the spectators' pages, and the number of users of each class."""
     shown = []  # the quiet step's spectator also looks at matches nobody plays then
     if quiet:
         matches = [data["quiet"]["table"], data["quiet"]["paper"]]

@@ -24,8 +24,9 @@ reader, the minimal view). First a quiet step: one table, one paper match, one s
 organiser, each alone, in leagues, asking at a brisk pace for 130 s so that every request type has
 a p95 of its own of at least QUIET_SAMPLES answers when nothing else runs (the time running out and
 the confirmations, which a match makes once, are held to the p95 of all the table's writes; the
-national competition's round and standings, request types of their own, to a person's ceiling). Then the steps (--steps, numbers of live matches, --seconds each); every step
-prints one JSON line per figure ({"name", "value", "unit", "target", "ok"}):
+national competition's round and standings, request types of their own, to a person's ceiling).
+Then the steps (--steps, numbers of live matches, --seconds each); every step prints one JSON line
+per figure ({"name", "value", "unit", "target", "ok"}):
 - each request type's p95 (the pages, the live parts, the table's state and its 304, each save and
   table post), target <= 3x its own p95 in the quiet step and under its ceiling (CEILINGS_MS);
 - the errors (target 0); the stale looks, each against its own promise (a spectator's page: the
@@ -126,6 +127,7 @@ from scoring.models import Competition, Match, Round
 from scoring.services.audit import COMMAND_LINE
 
 wanted = int(WANTED)
+LEAGUE_TEAMS = 20  # a league's most; the national competition has hundreds
 User = get_user_model()
 today = timezone.localdate()
 timed = get_rules("sv-tavling").to_dict()
@@ -144,7 +146,7 @@ def a_deal():
 
 # The leagues' rounds first, ten tables each, then the national competition's: each step watches
 # many competitions, and the largest steps play a national round of hundreds of tables.
-competitions = sorted(Competition.objects.filter(archived=False), key=lambda c: (c.teams.count() > 20, c.pk))
+competitions = sorted(Competition.objects.filter(archived=False), key=lambda c: (c.teams.count() > LEAGUE_TEAMS, c.pk))
 matches, organisers = [], {}
 for competition in competitions:
     if len(matches) >= wanted:
@@ -168,7 +170,7 @@ for competition in competitions:
         for _deal in range(2):
             match = services.deals_record(match=match, user=secretary, entry=a_deal(), expected_version=None)
         entry = {"match": match.pk, "competition": competition.pk, "round": f"/competitions/{competition.pk}/rounds/{round_.number}/",
-                 "home": home.pk, "away": away.pk, "large": len(teams) > 20}
+                 "home": home.pk, "away": away.pk, "large": len(teams) > LEAGUE_TEAMS}
         if len(matches) % ONE_IN_PAPER == ONE_IN_PAPER - 1:
             entry.update(kind="paper", session=session_of(secretary))
         else:
