@@ -135,6 +135,28 @@ def table_contacts(links) -> dict[int, datetime]:
     return {keys[key]: datetime.fromtimestamp(stamp, tz=dt_timezone.utc) for key, stamp in found.items()}
 
 
+# Which sides are typing a deal at a table: a device's live check notes the sides it holds a code
+# for, and its proposal ends the note. The other phone's state says so, and asks more often while it
+# does (views.table.poll_seconds): a proposal is on its way. Kept in the cache like the last contact.
+TYPING_KEY = "table-typing:{pk}:{side}"
+# A note outlives a pause in the typing (a player looking at the cards again), not a deal left.
+TYPING_SECONDS = 120
+
+
+def table_typing_note(link: TableLink, sides) -> None:
+    caches["default"].set_many({TYPING_KEY.format(pk=link.pk, side=side): 1 for side in sides}, TYPING_SECONDS)
+
+
+def table_typing_done(link: TableLink, sides) -> None:
+    caches["default"].delete_many([TYPING_KEY.format(pk=link.pk, side=side) for side in sides])
+
+
+def table_typing(link: TableLink, sides) -> frozenset[str]:
+    """Which of `sides` a device is typing a deal for at the link's table now."""
+    keys = {TYPING_KEY.format(pk=link.pk, side=side): side for side in sides}
+    return frozenset(keys[key] for key in caches["default"].get_many(list(keys)))
+
+
 # -- the table's poll --------------------------------------------------------------------------------
 
 # What a table's poll reads: the link and what services.link_is_open, TableLink.side_of and the hall
@@ -208,12 +230,13 @@ def table_poll(*, code: str = "", link: int | None = None) -> TablePoll | None:
     return TablePoll(link=found, proposals=(count, last, stored_time(decided), stored_time(settled)))
 
 
-def table_state_tag(poll: TablePoll, sides_held) -> str:
+def table_state_tag(poll: TablePoll, sides_held, typing=frozenset()) -> str:
     """The validator of a table's state as a device sees it: it moves when the match moves (its
     version: every deal, correction, end), when a proposal of the table is made, answered or
-    settled, when a side confirms, when the hall clock passes a signal, and with the sides the
-    device holds a code for and the page's language. Drawn from the poll's one read (table_poll);
-    the engine does not run for it."""
+    settled, when a side confirms, when the hall clock passes a signal, when the other team starts
+    or stops typing a deal (`typing`: table_typing), and with the sides the device holds a code for
+    and the page's language. Drawn from the poll's one read (table_poll); the engine does not run
+    for it."""
     link = poll.link
     match = link.match
     clock = hall_clock(match.round) if match.round_id else None
@@ -223,7 +246,7 @@ def table_state_tag(poll: TablePoll, sides_held) -> str:
         phase = f"{clock.started_at.timestamp()}:{int(clock.main_signal_passed(now))}{int(clock.final_signal_passed(now))}"
     parts = (
         match.version, match.status, *poll.proposals, link.home_confirmed_at, link.away_confirmed_at, link.withdrawn_at,
-        phase, "".join(sorted(sides_held)), translation.get_language(),
+        phase, "".join(sorted(sides_held)), "".join(sorted(typing)), translation.get_language(),
     )  # fmt: skip
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 

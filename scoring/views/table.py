@@ -35,6 +35,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, get_conditional_response, patch_cache_control
 from django.utils.decorators import method_decorator
+from django.utils.functional import cached_property
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views import View
@@ -55,12 +56,17 @@ from .secretary_base import place_problems, preview_deal
 GUESS_LIMIT = getattr(settings, "TABLE_CODE_GUESSES", 20)
 GUESS_WINDOW_SECONDS = 15 * 60
 CODE_MAX_LENGTH = 16
-# How often an open table page asks for the match's state (seconds). The other phone shows a
-# proposal within 3 s at p95 (docs/speed.md, "The round night"): a proposal made waits for the
-# other phone's next poll, up to one interval (0.95 of it at p95), and then for the answer. 2.5 s
-# leaves 0.6 s for that answer, twice the 300 ms a live part may take on a loaded night; the poll's
-# 304 is one read (TableStateView), about twice the minimal view's CPU.
+# How often an open table page asks for the match's state (seconds), while something at its table
+# is under way (poll_seconds). The other phone shows a proposal within 3 s at p95 (docs/speed.md,
+# "The round night"): a proposal made waits for the other phone's next poll, up to one interval
+# (0.95 of it at p95), and then for the answer. 2.5 s leaves 0.6 s for that answer, twice the
+# 300 ms a live part may take on a loaded night; the poll's 304 is one read (TableStateView), about
+# twice the minimal view's CPU.
 POLL_SECONDS = 2.5
+# At rest, between deals: a deal is played for minutes and typed for tens of seconds, and the
+# other team's first live check while typing it brings the phone back to POLL_SECONDS within one
+# rest interval, before the proposal is sent. Most of a night's polls are at rest.
+REST_POLL_SECONDS = 6
 # The fields the table's deal form shows, each with its slot for problems (page.html): the live
 # check places the problems of any other field above the form.
 FIELDS_WITH_SLOTS = (*(f"{side}_{name}" for side in SIDES for name in COUNT_FIELDS), "out", "concealed", "end",
@@ -103,11 +109,21 @@ def form_fields_of(values: dict) -> list[tuple[str, str]]:
     return [(name, "on" if value is True else str(value)) for name, value in initial.items() if name not in unset]
 
 
-def state_context(link: TableLink, state, sides_held) -> dict:
+def poll_seconds(state, typing) -> float:
+    """How soon the page asks for its state again: often while something at the table is under way
+    (a proposal or a conflict waits, the other team is typing a deal) and after the hall clock's
+    main signal (the time running out between deals is proposed with one tap, nothing typed before
+    it); less often at rest."""
+    busy = state.waiting or state.conflicts or typing or state.main_signal_passed
+    return POLL_SECONDS if busy else REST_POLL_SECONDS
+
+
+def state_context(link: TableLink, state, sides_held, typing=frozenset()) -> dict:
     """What the changing part of the table's page shows: each waiting proposal with the engine's
     preview of it (as the secretary's page would score it) and the buttons of the sides this
     device holds a code for that have not answered; the table's open conflicts with the players'
-    numbers beside the stored ones; the protocol's deals with their notes."""
+    numbers beside the stored ones; the protocol's deals with their notes; which team another
+    device is typing a deal for (`typing`), and when the page asks again."""
     match = link.match
     teams = {"home": match.home_team, "away": match.away_team}
     waiting = []
@@ -148,6 +164,8 @@ def state_context(link: TableLink, state, sides_held) -> dict:
         "confirmations": [(side, teams[side], getattr(link, f"{side}_confirmed_at"), side in sides_held) for side in SIDES],
         "time_up_client_id": uuid.uuid4().hex,
         "rendered_ms": int(state.now.timestamp() * 1000),
+        "typing": [teams[side] for side in SIDES if side in typing],
+        "poll_seconds": poll_seconds(state, typing),
     }
 
 
@@ -256,6 +274,13 @@ class TableLinkMixin(View):
     def other_held(self) -> str:
         return self.codes[1] if len(self.codes) > 1 else ""
 
+    @cached_property
+    def others_typing(self) -> frozenset[str]:
+        """The sides another device is typing a deal for (table_selectors.table_typing): read once,
+        for the validator and for what is drawn."""
+        others = [side for side in SIDES if side not in self.sides_held]
+        return table_selectors.table_typing(self.link, others) if others else frozenset()
+
     def refused(self, message: str, status: int, **extra) -> HttpResponse:
         if wants_json(self.request):
             return JsonResponse({"result": "refused", "message": str(message), **extra}, status=status)
@@ -268,11 +293,11 @@ class TableLinkMixin(View):
         """The state's validator, which the page's htmx poll sends back (If-None-Match). Read before
         the state is drawn: a change meanwhile makes the next poll draw it again."""
         poll = table_selectors.table_poll(link=self.link.pk)
-        return table_selectors.table_state_tag(poll, self.sides_held) if poll else ""
+        return table_selectors.table_state_tag(poll, self.sides_held, self.others_typing) if poll else ""
 
     def context(self, state, tag: str) -> dict:
         return {
-            **state_context(self.link, state, self.sides_held),
+            **state_context(self.link, state, self.sides_held, self.others_typing),
             "state_tag": tag,
             "code": self.code,
             "side": self.side,
@@ -308,7 +333,6 @@ class TableLinkMixin(View):
             "client_id": uuid.uuid4().hex,
             "sides": SIDES,
             "count_fields": COUNT_FIELDS,
-            "poll_seconds": POLL_SECONDS,
             "rules": self.link.match.rules,
             "photo_rules": services.photo_rules(),
         }
@@ -348,7 +372,7 @@ class TableStateView(TableLinkMixin):
         device sees has changed, from one read that writes nothing (the last contact goes to the
         cache); the engine runs only to draw."""
         table_selectors.table_contact_note(self.link)
-        bare = table_selectors.table_state_tag(self.poll, self.sides_held)
+        bare = table_selectors.table_state_tag(self.poll, self.sides_held, self.others_typing)
         tag = f'"{bare}"'
         response = get_conditional_response(request, etag=tag)
         if response is None:
@@ -390,6 +414,8 @@ class TableCheckView(TableLinkMixin):
         if correcting is not None and correcting > match.deal_count:
             correcting = None
         number = correcting or match.deal_count + 1
+        # The other team's phone asks more often while this one types (poll_seconds).
+        table_selectors.table_typing_note(self.link, self.sides_held)
         preview = preview_deal(match, form.entry(number), correct_number=correcting) if form.is_valid() else None
         placed = place_problems(
             form.fields,
@@ -437,6 +463,8 @@ class TableProposeView(TableLinkMixin):
             if form is None:
                 return self.refused(refusal.message, 422)
             return self.with_problems(form, number, message=refusal.message)
+        # The deal typed is sent: the other phone now waits for a proposal, not for typing.
+        table_selectors.table_typing_done(self.link, self.sides_held)
         return self.answered(proposal)
 
     def with_problems(self, form, number, *, problems=(), form_errors=None, message=None):

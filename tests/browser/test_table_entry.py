@@ -92,6 +92,25 @@ def test_a_match_is_entered_at_the_table_and_the_other_team_confirms_on_its_own_
     assert home_problems == [] and away_problems == []
 
 
+def test_the_other_phone_sees_a_deal_being_typed_and_then_the_proposal_by_itself(live_server, browser):
+    """No reload on the away phone: its own polls show that the home team is typing (and ask more
+    often from then on), then the deal it sent, waiting for the away team's answer."""
+    setup = table_setup()
+    home, home_problems = open_table(browser, live_server, setup["link"], "home")
+    away, away_problems = open_table(browser, live_server, setup["link"], "away")
+    expect(away.locator("#table-state-data")).to_have_attribute("data-poll-seconds", "6")
+    type_deal(home, home_cards=485, home_natural=2, home_mixed=1, away_cards=-40, out="home")
+    expect(home.locator("#preview-home_score")).to_have_text(points(1885))  # the live check answered
+    typing = away.locator(".table-typing")
+    expect(typing).to_contain_text(f"{setup['match'].home_team.name} för in en giv")
+    expect(away.locator("#table-state-data")).to_have_attribute("data-poll-seconds", "2.5")
+    expect(home.locator(".table-typing")).to_have_count(0)
+    home.locator("#deal-form [data-role=send]").tap()
+    expect(away.locator(".table-waiting [data-role=score-home]")).to_have_text(points(1885))
+    expect(typing).to_have_count(0)
+    assert home_problems == [] and away_problems == []
+
+
 def test_two_deals_typed_offline_survive_a_reload_and_are_stored_once(live_server, browser):
     setup = table_setup()
     page, problems = open_table(browser, live_server, setup["link"], shared=True)

@@ -1,9 +1,10 @@
-"""The table's poll (`/t/<code>/state/` with its validator, every views.table.POLL_SECONDS): a 304
+"""The table's poll (`/t/<code>/state/` with its validator, at the interval the state names): a 304
 is one read and writes nothing; the validator moves with everything the state shows (a proposal
-made, answered or settled, a confirmation, the match's version, the hall clock's signals, the
-sides the device holds, the language) and is the page's own; the other phone's poll shows a
-proposal made before it; every refusal of the state is as the page's (404 counted as a guess,
-429 past the limit, 403 for another table's code, the headers of a code in the address)."""
+made, answered or settled, a confirmation, the match's version, the hall clock's signals, the other
+team typing a deal, the sides the device holds, the language) and is the page's own; the other
+phone's poll shows a proposal made before it, and asks more often while a deal is typed and waits;
+every refusal of the state is as the page's (404 counted as a guess, 429 past the limit, 403 for
+another table's code, the headers of a code in the address)."""
 
 from __future__ import annotations
 
@@ -247,12 +248,78 @@ def test_a_postponed_match_on_its_day_or_later_keeps_its_poll(setup, start):
 # -- the interval ---------------------------------------------------------------------------------------------
 
 
+POLL_AGAIN = re.compile(r'data-poll-seconds="([^"]+)"')
+TYPING = "för in en giv i sin telefon"
+
+
+def check(client, code, **fields):
+    """The live check as the page posts it while a deal is typed."""
+    return client.post(reverse("scoring:table-check", args=[code]), {**DEAL, "checking": "1", **fields}, HTTP_HX_REQUEST="true")
+
+
 @pytest.mark.parametrize("language", ["sv", "en"])
-def test_the_page_asks_at_the_views_interval_written_with_a_decimal_point(setup, language):
-    """htmx reads "every 2.5s"; a decimal comma (Swedish) would be two triggers."""
+def test_the_state_names_its_interval_with_a_decimal_point_and_the_page_follows_it(setup, language):
+    """table.js asks again after the seconds the state shows; a decimal comma (Swedish) is no number."""
     link = setup["link"]
     with translation.override(language):
         address = reverse("scoring:table", args=[link.code])
     html = Client().get(address).content.decode()
-    seconds = f"{table_views.POLL_SECONDS}"
-    assert f'hx-trigger="every {seconds}s, refresh"' in html and f'data-poll-seconds="{seconds}"' in html
+    assert POLL_AGAIN.findall(html) == [f"{table_views.REST_POLL_SECONDS}"]
+    assert 'hx-trigger="refresh"' in html and "every" not in re.search(r'<section id="table-state"[^>]*>', html).group(0)
+
+
+def test_the_other_phone_asks_more_often_while_a_deal_is_typed_and_proposed_and_rests_after(setup):
+    """At rest a page asks every REST_POLL_SECONDS; the other team's live check makes the state say
+    so and ask every POLL_SECONDS, before its proposal arrives; the proposal waits (still often);
+    once it is agreed the table rests again. The phone that types is not asked to look again."""
+    link = setup["link"]
+    home_phone, away_phone = Client(), Client()
+    home_seen, away_seen = ask(home_phone, link.code), ask(away_phone, link.away_code)
+    for seen in (home_seen, away_seen):
+        assert POLL_AGAIN.findall(seen.content.decode()) == [f"{table_views.REST_POLL_SECONDS}"]
+        assert TYPING not in seen.content.decode()
+
+    assert check(home_phone, link.code, side="home", number="1").status_code == 200
+    typing = ask(away_phone, link.away_code, away_seen["ETag"])
+    assert typing.status_code == 200
+    html = typing.content.decode()
+    assert f"{link.match.home_team.name} {TYPING}" in html
+    assert POLL_AGAIN.findall(html) == [f"{table_views.POLL_SECONDS}"]
+    assert ask(home_phone, link.code, home_seen["ETag"]).status_code == 304  # its own typing: nothing new
+
+    sent = home_phone.post(reverse("scoring:table-propose", args=[link.code]),
+                           {"client_id": "h1", "side": "home", "kind": "deal", "number": "1", **DEAL},
+                           HTTP_ACCEPT="application/json")  # fmt: skip
+    waiting = ask(away_phone, link.away_code, typing["ETag"]).content.decode()
+    assert f'data-proposal="{sent.json()["proposal"]}"' in waiting and TYPING not in waiting
+    assert POLL_AGAIN.findall(waiting) == [f"{table_views.POLL_SECONDS}"]
+
+    away_phone.post(reverse("scoring:table-answer", args=[link.away_code]),
+                    {"proposal": sent.json()["proposal"], "agree": "yes", "side": "away"}, HTTP_ACCEPT="application/json")  # fmt: skip
+    assert Match.objects.get(pk=link.match_id).deal_count == 1
+    for phone, code in ((home_phone, link.code), (away_phone, link.away_code)):
+        assert POLL_AGAIN.findall(ask(phone, code).content.decode()) == [f"{table_views.REST_POLL_SECONDS}"]
+
+
+def test_after_the_main_signal_the_page_asks_often(setup):
+    """The time running out between deals is proposed with one tap: nothing typed announces it."""
+    link = setup["link"]
+    assert POLL_AGAIN.findall(ask(Client(), link.away_code).content.decode()) == [f"{table_views.REST_POLL_SECONDS}"]
+    start_clock(link.match, 52)
+    assert POLL_AGAIN.findall(ask(Client(), link.away_code).content.decode()) == [f"{table_views.POLL_SECONDS}"]
+
+
+def test_a_phone_both_teams_share_is_never_told_it_is_typing(setup):
+    link = setup["link"]
+    shared = Client()
+    seen = ask(shared, link.code, **{"with": link.away_code})
+    check(shared, link.code, side="home", number="1", other_code=link.away_code)
+    again = ask(shared, link.code, seen["ETag"], **{"with": link.away_code})
+    assert again.status_code == 304
+
+
+def test_the_live_check_writes_no_row(setup):
+    link = setup["link"]
+    before = rows()
+    assert check(Client(), link.code, side="home", number="1").status_code == 200
+    assert rows() == before

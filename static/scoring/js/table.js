@@ -314,11 +314,25 @@
     } else if (status === 403 || status === 404) say(data.textGone);
     else if (!status) online(false);
     else if (status < 400) online(true);
+    followPollSeconds();
     followSent();
     show();
   });
   // The hall clock gave a signal: the state (what may be entered) changes with it.
   document.addEventListener("hall-clock:signal", refresh);
+
+  // The state is asked for again after the seconds the one shown names (views.table.poll_seconds:
+  // often while something at the table is under way, less often at rest), counted from the answer
+  // that changed them.
+  let pollTimer = 0;
+  let pollSeconds = 0;
+  function followPollSeconds() {
+    const seconds = Number(stateData().pollSeconds) || 2.5;
+    if (seconds === pollSeconds) return;
+    pollSeconds = seconds;
+    window.clearInterval(pollTimer);
+    pollTimer = window.setInterval(refresh, seconds * 1000);
+  }
 
   // -- the page ---------------------------------------------------------------------------------------
 
@@ -344,6 +358,7 @@
     window.addEventListener("online", flush);
     window.addEventListener("offline", () => online(false));
     flush(); // then the state, asked for with the other team's code this phone keeps
+    followPollSeconds();
     // The service worker keeps the page for a reload without a network (sw.js).
     if ("serviceWorker" in navigator) navigator.serviceWorker.register(data.swUrl).catch(() => { /* the page works online */ });
   });
