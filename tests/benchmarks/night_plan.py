@@ -20,10 +20,12 @@ STATE_DATA = {
     "next": re.compile(r'data-next-number="(\d+)"'),
     "deals": re.compile(r'data-deal-count="(\d+)"'),
     "accepts": re.compile(r'data-accepts="(1?)"'),
-    "status": re.compile(r'data-status="([a-z_]*)"'),
     "tag": re.compile(r'data-tag="([^"]*)"'),
+    "poll": re.compile(r'data-poll-seconds="([\d.]*)"'),
 }
 TOTAL_HOME = re.compile(r'id="total-home">([^<]*)<')
+# The match has ended (by the target or the clock): the state says so above both confirmations.
+ENDED = 'class="table-end"'
 
 
 # The pages whose cost grows with their competition's size: the national competition's (hundreds of
@@ -50,7 +52,8 @@ def number(text: str) -> int | None:
 def read_state(text: str) -> dict:
     """What a table phone's page shows, from the state part (or the whole page, which includes it):
     the validator, the next deal's number, the deals, whether a deal may be entered, the match's
-    status, the proposals waiting, which side this phone may answer or confirm for, and the home total."""
+    status, when the page asks again, the proposals waiting, which side this phone may answer or
+    confirm for, and the home total."""
     state = {}
     for key, pattern in STATE_DATA.items():
         found = pattern.search(text)
@@ -62,6 +65,8 @@ def read_state(text: str) -> dict:
         "next": int(state["next"] or 0),
         "deals": int(state["deals"] or 0),
         "accepts": state["accepts"] == "1",
+        "poll": float(state["poll"] or 0),
+        "status": "finished" if ENDED in text else "",
         "waiting": [int(pk) for pk in WAITING.findall(text)],
         "may_answer": sorted(set(ANSWER_SIDE.findall(text))),
         "may_confirm": sorted(set(SIDE_BUTTON.findall(confirm.group(1)))) if confirm else [],

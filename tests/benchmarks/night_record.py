@@ -139,11 +139,13 @@ class Scheduled:
     """A user who acts every `interval` seconds, counted from his own first moment: Locust's
     constant_pacing counts from when the user was made, and Locust makes users in batches, which
     would then repeat their requests at the same instant all night, a burst no hall makes. A user
-    behind his schedule (his answers came late) has not made the requests he meant to."""
+    behind his schedule (his answers came late) has not made the requests he meant to. The
+    interval may change (change_interval): the acts called for before are kept."""
 
     interval = 20.0
     done = False
     acts_done = 0
+    acts_before = 0  # called for by the schedule before its interval last changed
 
     def wait_for_first_act(self, interval: float, first_within: float | None = None) -> None:
         """Act every `interval` seconds from a random moment within `first_within` (the interval
@@ -155,8 +157,8 @@ class Scheduled:
 
         self.interval = interval
         delay = random.uniform(0, interval if first_within is None else first_within)
-        self.first_act_at = self.next_act_at = time.monotonic() + delay
-        self.acts_done = 0
+        self.first_act_at = self.next_act_at = self.counted_from = time.monotonic() + delay
+        self.acts_done = self.acts_before = 0
         SCHEDULED.append(self)
         gevent.sleep(delay)
         self.next_act_at += interval  # the first act is now
@@ -168,10 +170,17 @@ class Scheduled:
         self.next_act_at += self.interval
         return delay
 
+    def change_interval(self, interval: float) -> None:
+        """During an act: from now on every `interval` seconds, the next act one interval from now."""
+        now = time.monotonic()
+        self.acts_before = self.acts_due(now)
+        self.interval = interval
+        self.next_act_at = self.counted_from = now + interval
+
     def acts_due(self, stopped: float) -> int:
         """The acts the schedule called for by `stopped` (all of them done, for a user who left)."""
         if self.done:
             return self.acts_done
-        if not hasattr(self, "first_act_at") or stopped < self.first_act_at:
-            return 0
-        return int((stopped - self.first_act_at) // self.interval) + 1
+        if not hasattr(self, "first_act_at") or stopped < self.counted_from:
+            return self.acts_before
+        return self.acts_before + int((stopped - self.counted_from) // self.interval) + 1

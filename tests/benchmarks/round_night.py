@@ -14,7 +14,7 @@ The data is `manage.py demo --scale federation` in a scratch database (SQLite in
 folder; with --postgres or --cluster a new database on the server named by DATABASE_URL, dropped
 afterwards). Then a new round of every competition is paired through the services and its matches
 are live: each has had two deals, is played on the clock (a timed rule set, no hall clock started,
-so the table says when the time ran out) and has a table link, but one in ten, whose protocol is
+so the last deal is typed as ended by the clock) and has a table link, but one in ten, whose protocol is
 kept on paper by its secretary. Before the first step every page of the night is loaded once,
 every played match's PDF once and every table phone opens its table page (not measured: the site
 has been up during the day, and the phones opened their pages when the players sat down).
@@ -22,8 +22,8 @@ has been up during the day, and the phones opened their pages when the players s
 Who plays is locustfile.py's (table phones, paper secretaries, organisers, spectators, a PDF
 reader, the minimal view). First a quiet step: one table, one paper match, one spectator, one
 organiser, each alone, in leagues, asking at a brisk pace for 130 s so that every request type has
-a p95 of its own of at least QUIET_SAMPLES answers when nothing else runs (the time running out and
-the confirmations, which a match makes once, are held to the p95 of all the table's writes; the
+a p95 of its own of at least QUIET_SAMPLES answers when nothing else runs (the confirmations,
+which a match makes once, are held to the p95 of all the table's writes; the
 national competition's round and standings, request types of their own, to a person's ceiling).
 Then the steps (--steps, numbers of live matches, --seconds each); every step prints one JSON line
 per figure ({"name", "value", "unit", "target", "ok"}):
@@ -49,7 +49,6 @@ import argparse
 import json
 import math
 import os
-import re
 import secrets
 import subprocess
 import sys
@@ -79,15 +78,15 @@ RATIO = 3
 # handful is that handful's slowest or fastest, and "3x" of it decides the capacity by chance.
 QUIET_SAMPLES = 20
 # A table's writes each go through the same service (a proposal, a decision, a confirmation, all
-# replaying the match): the time running out and the confirmations, which a match makes once, are
-# held to the quiet p95 of all of them together.
-TABLE_WRITES = ("table deal", "table agree", "table time up", "table confirm")
+# replaying the match): the confirmations, which a match makes once, are held to the quiet p95 of
+# all of them together.
+TABLE_WRITES = ("table deal", "table agree", "table confirm")
 # What a person accepts, by request type (ms): a page, a live part or a table's state (200 or 304),
 # a save or a table post. The protocol PDF and the minimal view are measured against the quiet step only.
 PAGE_MS, LIVE_MS, POST_MS = 1000, 300, 500
 PAGES = ("live round", "standings", "match", "team", "round at a glance", "table page", "protocol page")
 LIVE_PARTS = ("live round live", "standings live", "match live", "round at a glance live", "table state")
-POSTS = ("deal save", "table check", "table deal", "table agree", "table time up", "table confirm")
+POSTS = ("deal save", "table check", "table deal", "table agree", "table confirm")
 # Below this a p95 is within what the load generator's own scheduling adds on two shared cores
 # (Locust measures from its side): "3x the quiet p95" of a 2 ms answer would be 6 ms.
 RESOLUTION_MS = 25
@@ -215,9 +214,6 @@ def p95(values) -> float | None:
 
 # -- warming up ------------------------------------------------------------------------------------
 
-POLL = re.compile(r'data-poll-seconds="([\d.]+)"')
-
-
 def fetch(port: int, path: str, tries: int = 2) -> tuple[int, dict, str]:
     """A GET before the steps; a failure is said on stderr and tried once more (a server error
     there is in the servers' logs, --keep-folder)."""
@@ -232,13 +228,16 @@ def fetch(port: int, path: str, tries: int = 2) -> tuple[int, dict, str]:
         return fetch(port, path, tries - 1)
 
 
-def phone_sits_down(port: int, code: str, poll: float) -> dict:
+def phone_sits_down(port: int, code: str) -> dict:
     """What a phone keeps while its table page is open: its CSRF cookie and the token its forms
     post (Django takes the cookie's secret itself as a token; a browser got both with the page),
-    the page's poll interval, and the state it shows with its validator (asked for once now)."""
+    and the state it shows with its validator and poll interval (asked for once now)."""
     csrf = secrets.token_hex(16)
     _status, _headers, text = fetch(port, f"/t/{code}/state/")
-    return {"csrf": csrf, "token": csrf, "poll": poll, "state": read_state(text)}
+    state = read_state(text)
+    # No guess: a state that no longer says its interval would measure another night than it plays.
+    assert state["poll"] > 0, f"/t/{code}/state/ names no interval (data-poll-seconds)"
+    return {"csrf": csrf, "token": csrf, "poll": state["poll"], "state": state}
 
 
 def warm_up(port: int, app_ports: list[int], data: dict, workers: int, memory_path: Path) -> float:
@@ -262,12 +261,8 @@ def warm_up(port: int, app_ports: list[int], data: dict, workers: int, memory_pa
     with ThreadPoolExecutor(max_workers=8) as pool:
         list(pool.map(lambda address: fetch(*address), urls))
     phones = [(entry, side) for entry in matches if entry["kind"] == "table" for side in ("home", "away")]
-    # The table page's own interval, from one page (every table page has the same).
-    _status, _headers, page = fetch(port, f"/t/{phones[0][0]['home_code']}/")
-    # No guess: a page that no longer says its interval would measure another night than it plays.
-    poll = float(POLL.search(page).group(1))
     with ThreadPoolExecutor(max_workers=8) as pool:
-        opened = list(pool.map(lambda phone: phone_sits_down(port, phone[0][f"{phone[1]}_code"], poll), phones))
+        opened = list(pool.map(lambda phone: phone_sits_down(port, phone[0][f"{phone[1]}_code"]), phones))
     memory = {"phones": {f"{entry['match']}:{side}": page for (entry, side), page in zip(phones, opened)}, "ended": []}
     memory_path.write_text(json.dumps(memory), encoding="utf-8")
     return time.perf_counter() - started

@@ -3,23 +3,24 @@
 Two phones per table, one per team, each with its own team's code (`/t/<code>/`), its own CSRF
 cookie and the token its page holds, as the table's page (static/scoring/js/table.js) uses them:
 
-- the page stays open: it asks for the state (`/t/<code>/state/`) at the page's own interval
-  (data-poll-seconds) with the validator of the state it shows (If-None-Match), and keeps what it
-  shows on a 304. It was opened before the step (round_night.warm_up, then the memory file from
+- the page stays open: it asks for the state (`/t/<code>/state/`) at the interval the state it
+  shows names (data-poll-seconds: more often while the other team types or a proposal waits) with
+  that state's validator (If-None-Match), and keeps what it shows on a 304. It was opened before the step (round_night.warm_up, then the memory file from
   step to step); now and then a phone opens the page again (RELOAD_EVERY), at a moment of the step;
 - about every 4 minutes a deal (spread over the tables, as players play): one phone types it (the
   live check posted as the page posts it while typing, CHECKS_PER_DEAL times), proposes it, and
   asks for its state again, as the page does after a post; the other phone shows it at its next
   look, agrees after reading it, and asks for its state again. The proposing team alternates;
 - the clock's end: each step ends the matches whose time is up (a share of the tables, one match
-  lasting MATCH_SECONDS): the time running out between deals is proposed on one phone and agreed
-  on the other, then each phone confirms the protocol with its own side. With both confirmations
-  the match is confirmed (the competitions let them stand for the captain's), its link closes, and
-  the phones leave; a spare match takes its place in the next step.
+  lasting MATCH_SECONDS). No hall clock runs (round_night.py), so the page offers no "the time ran
+  out between deals" (it comes with the hall clock's main signal): the last deal is typed as ended
+  by the clock (end = clock), proposed on one phone and agreed on the other, which ends the match,
+  then each phone confirms the protocol with its own side. With both confirmations the match is
+  confirmed (the competitions let them stand for the captain's), its link closes, and the phones
+  leave; a spare match takes its place in the next step.
 
 Request names: "table page", "table state" (and "table state 304"), "table check", "table deal",
-"table agree", "table time up", "table confirm". What the other phone shows, and when, is counted
-in night_record.
+"table agree", "table confirm". What the other phone shows, and when, is counted in night_record.
 """
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ class TablePhone(Scheduled, FastHttpUser):
         # at the step's start (the quiet step's at its first act, for its p95).
         reloads = QUIET or random.random() < STEP_SECONDS / RELOAD_EVERY
         self.reload_at = time.monotonic() + (0 if QUIET else random.uniform(0, STEP_SECONDS - 5)) if reloads else None
-        self.wait_for_first_act(QUIET_POLL if QUIET else TABLE_POLL or kept["poll"])
+        self.wait_for_first_act(QUIET_POLL if QUIET else TABLE_POLL or self.state.get("poll") or kept["poll"])
 
     @task
     def look(self):
@@ -128,7 +129,15 @@ class TablePhone(Scheduled, FastHttpUser):
             self.open_page()
         else:
             self.ask_state()
+        self.follow_interval()
         self.act()
+
+    def follow_interval(self):
+        """As table.js: the next ask after the seconds the state shown names, counted from the look
+        that showed them (the quiet step and --table-poll keep their own interval)."""
+        seconds = self.state.get("poll")
+        if not QUIET and not TABLE_POLL and seconds and seconds != self.interval:
+            self.change_interval(seconds)
 
     # -- what the page asks for ----------------------------------------------------------------------
 
@@ -212,16 +221,18 @@ class TablePhone(Scheduled, FastHttpUser):
             return
         if table.ends_at is not None and now >= table.ends_at:
             table.busy = True
-            gevent.spawn(self.time_up)
+            gevent.spawn(self.deal, last=True)
         elif now >= table.next_deal_at:
             table.busy = True
             table.next_deal_at += DEAL_EVERY
             gevent.spawn(self.deal)
 
-    def deal(self):
+    def deal(self, last: bool = False):
+        """The next deal typed, checked as typed, and proposed; `last`: ended by the clock."""
         try:
             fields = {**DEAL, "csrfmiddlewaretoken": self.token, "client_id": uuid.uuid4().hex, "kind": "deal",
-                      "number": str(self.state["next"]), "correct_number": "", "side": self.side}  # fmt: skip
+                      "number": str(self.state["next"]), "correct_number": "", "side": self.side,
+                      **({"end": "clock"} if last else {})}  # fmt: skip
             # The live check as the numbers are typed: first one team's, then both, then the ending.
             typed = [name for name in fields if name.startswith("home_")], [name for name in fields if name.startswith("away_")]
             for check in range(CHECKS_PER_DEAL):
@@ -237,16 +248,8 @@ class TablePhone(Scheduled, FastHttpUser):
                 proposed(answer["proposal"], self.match, self.side, "deal")
                 RECORD["saves"]["proposed"] += 1
                 MEMORY.setdefault("deals proposed", []).append(answer["proposal"])
-            self.ask_state()
-        finally:
-            self.table.busy = False
-
-    def time_up(self):
-        try:
-            answer = self.post("deals", {"kind": "time_up", "client_id": uuid.uuid4().hex, "side": self.side}, "table time up")
-            if answer is not None:
-                proposed(answer["proposal"], self.match, self.side, "time_up")
-                self.table.ends_at = None
+                if last:
+                    self.table.ends_at = None
             self.ask_state()
         finally:
             self.table.busy = False

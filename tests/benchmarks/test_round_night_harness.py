@@ -10,7 +10,7 @@ import night_record
 import round_night
 
 STATE = """<div id="table-state-data" data-next-number="4" data-deal-count="3" data-accepts="1" data-final-passed=""
- data-correctable="3" data-status="in_progress" data-rendered-ms="1" data-side="away" data-tag="abc123">
+ data-rendered-ms="1" data-tag="abc123" data-poll-seconds="2.5">
 <td id="total-home">1\u00a0120</td>
 <section class="table-waiting" data-proposal="77" aria-labelledby="waiting-77">
 <form method="post" action="/t/X/answer/" class="table-answer">
@@ -22,7 +22,8 @@ def test_a_phone_reads_its_state():
     state = night_plan.read_state(STATE)
     assert state["tag"] == "abc123" and state["next"] == 4 and state["deals"] == 3 and state["accepts"]
     assert state["waiting"] == [77] and state["may_answer"] == ["away"] and state["may_confirm"] == []
-    assert state["total_home"] == 1120 and state["status"] == "in_progress"
+    assert state["total_home"] == 1120 and state["status"] == "" and state["poll"] == 2.5
+
 
 
 def test_a_step_plays_the_first_matches_not_confirmed():
@@ -63,15 +64,13 @@ def test_a_quiet_reference_is_of_enough_answers():
     times = {
         "table deal": [10.0] * 18 + [12.0, 13.0],
         "table agree": [8.0] * 20,
-        "table time up": [40.0],  # a match runs out of time once
-        "table confirm": [30.0, 35.0],
+        "table confirm": [30.0, 35.0],  # a side confirms once a match
         "round at a glance": [20.0, 22.0],  # too few, and no group: its own
         "protocol pdf": [float(n) for n in range(1, 101)],
     }
     references = round_night.quiet_references(times)
     pooled = round_night.p95([value for kind in round_night.TABLE_WRITES for value in times[kind]])
-    assert references["table time up"] == (pooled, 43, "the table's writes")
-    assert references["table confirm"] == (pooled, 43, "the table's writes")
+    assert references["table confirm"] == (pooled, 42, "the table's writes")
     assert references["table deal"] == (12.0, 20, "table deal")
     assert references["round at a glance"] == (22.0, 2, "round at a glance")
     assert references["protocol pdf"] == (95.0, 100, "protocol pdf")
