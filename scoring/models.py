@@ -875,6 +875,10 @@ class TableLink(models.Model):
     # Both sides confirm the whole protocol at the table when the match has ended.
     home_confirmed_at = models.DateTimeField(_("home team confirmed the protocol"), null=True, blank=True)
     away_confirmed_at = models.DateTimeField(_("away team confirmed the protocol"), null=True, blank=True)
+    # When a side's device last checked a deal it is typing (the live check), cleared by its
+    # proposal: the other side's phone asks more often meanwhile (selectors.table.sides_typing).
+    home_typing_at = models.DateTimeField(_("home team typing a deal"), null=True, blank=True)
+    away_typing_at = models.DateTimeField(_("away team typing a deal"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("table link")

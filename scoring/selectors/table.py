@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone as dt_timezone
+from datetime import datetime, timedelta, timezone as dt_timezone
 
 from django.db import connection
 from django.db.models import Count, Max, Q
@@ -135,27 +135,16 @@ def table_contacts(links) -> dict[int, datetime]:
     return {keys[key]: datetime.fromtimestamp(stamp, tz=dt_timezone.utc) for key, stamp in found.items()}
 
 
-# Which sides are typing a deal at a table: a device's live check notes the sides it holds a code
-# for, and its proposal ends the note. The other phone's state says so, and asks more often while it
-# does (views.table.poll_seconds): a proposal is on its way. Kept in the cache like the last contact.
-TYPING_KEY = "table-typing:{pk}:{side}"
-# A note outlives a pause in the typing (a player looking at the cards again), not a deal left.
+# A side's typing note (services.table_typing_note, written by its device's live check) counts for
+# this long: past a pause in the typing (a player looking at the cards again), not a deal left.
 TYPING_SECONDS = 120
 
 
-def table_typing_note(link: TableLink, sides) -> None:
-    caches["default"].set_many({TYPING_KEY.format(pk=link.pk, side=side): 1 for side in sides}, TYPING_SECONDS)
-
-
-def table_typing_done(link: TableLink, sides) -> None:
-    caches["default"].delete_many([TYPING_KEY.format(pk=link.pk, side=side) for side in sides])
-
-
-def table_typing(link: TableLink, sides) -> frozenset[str]:
-    """Which of `sides` a device is typing a deal for at the link's table now."""
-    keys = {TYPING_KEY.format(pk=link.pk, side=side): side for side in sides}
-    return frozenset(keys[key] for key in caches["default"].get_many(list(keys)))
-
+def sides_typing(link: TableLink, now: datetime) -> frozenset[str]:
+    """The sides whose device is typing a deal at the link's table: checked within TYPING_SECONDS,
+    not yet proposed (the proposal ends the note)."""
+    since = now - timedelta(seconds=TYPING_SECONDS)
+    return frozenset(side for side in ("home", "away") if (getattr(link, f"{side}_typing_at") or since) > since)
 
 # -- the table's poll --------------------------------------------------------------------------------
 
@@ -166,7 +155,7 @@ def table_typing(link: TableLink, sides) -> frozenset[str]:
 # order if two links held it) or by the link.
 POLL = """
 SELECT l.id, l.code, l.away_code, l.withdrawn_at, l.home_confirmed_at, l.away_confirmed_at,
-       m.id, m.version, m.status, m.scheduled_start, c.id, c.archived,
+       l.home_typing_at, l.away_typing_at, m.id, m.version, m.status, m.scheduled_start, c.id, c.archived,
        r.id, r.date, r.clock_started_at, rc.id, rc.rules_key, rc.rules_overrides,
        COUNT(d.id), MAX(d.id), MAX(d.decided_at), MAX(d.settled_at)
 FROM scoring_tablelink l
@@ -214,8 +203,9 @@ def table_poll(*, code: str = "", link: int | None = None) -> TablePoll | None:
         row = cursor.fetchone()
     if row is None:
         return None
-    (link_id, home_code, away_code, withdrawn, home_confirmed, away_confirmed, match_id, version, status, start,
-     competition_id, archived, round_id, day, clock_started, rules_id, rules_key, overrides, *proposals) = row  # fmt: skip
+    (link_id, home_code, away_code, withdrawn, home_confirmed, away_confirmed, home_typing, away_typing, match_id,
+     version, status, start, competition_id, archived, round_id, day, clock_started, rules_id, rules_key, overrides,
+     *proposals) = row  # fmt: skip
     round_ = None
     if round_id is not None:
         overrides = json.loads(overrides) if isinstance(overrides, str) else overrides
@@ -225,18 +215,18 @@ def table_poll(*, code: str = "", link: int | None = None) -> TablePoll | None:
     match = Match(id=match_id, version=version, status=status, scheduled_start=stored_time(start), round=round_,
                   competition=Competition(id=competition_id, archived=bool(archived)))  # fmt: skip
     found = TableLink(id=link_id, code=home_code, away_code=away_code, match=match, withdrawn_at=stored_time(withdrawn),
-                      home_confirmed_at=stored_time(home_confirmed), away_confirmed_at=stored_time(away_confirmed))  # fmt: skip
+                      home_confirmed_at=stored_time(home_confirmed), away_confirmed_at=stored_time(away_confirmed),
+                      home_typing_at=stored_time(home_typing), away_typing_at=stored_time(away_typing))  # fmt: skip
     count, last, decided, settled = proposals
     return TablePoll(link=found, proposals=(count, last, stored_time(decided), stored_time(settled)))
 
 
-def table_state_tag(poll: TablePoll, sides_held, typing=frozenset()) -> str:
+def table_state_tag(poll: TablePoll, sides_held) -> str:
     """The validator of a table's state as a device sees it: it moves when the match moves (its
     version: every deal, correction, end), when a proposal of the table is made, answered or
-    settled, when a side confirms, when the hall clock passes a signal, when the other team starts
-    or stops typing a deal (`typing`: table_typing), and with the sides the device holds a code for
-    and the page's language. Drawn from the poll's one read (table_poll); the engine does not run
-    for it."""
+    settled, when a side confirms, when the hall clock passes a signal, when another device starts
+    or stops typing a deal (sides_typing), and with the sides the device holds a code for and the
+    page's language. Drawn from the poll's one read (table_poll); the engine does not run for it."""
     link = poll.link
     match = link.match
     clock = hall_clock(match.round) if match.round_id else None
@@ -246,7 +236,8 @@ def table_state_tag(poll: TablePoll, sides_held, typing=frozenset()) -> str:
         phase = f"{clock.started_at.timestamp()}:{int(clock.main_signal_passed(now))}{int(clock.final_signal_passed(now))}"
     parts = (
         match.version, match.status, *poll.proposals, link.home_confirmed_at, link.away_confirmed_at, link.withdrawn_at,
-        phase, "".join(sorted(sides_held)), "".join(sorted(typing)), translation.get_language(),
+        phase, "".join(sorted(sides_held)), "".join(sorted(sides_typing(link, now) - sides_held)),
+        translation.get_language(),
     )  # fmt: skip
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 

@@ -125,12 +125,13 @@ from .table import (  # noqa: E402
     table_link_withdraw,
     table_links_issue_for_round,
     table_protocol_confirm,
+    table_typing_note,
 )
 
 __all__ += [
     "PHOTO_MAX_BYTES", "match_photo_add", "link_is_open", "normalise_code", "table_deal_answer",
     "table_deal_propose", "table_link_issue", "table_link_withdraw", "table_links_issue_for_round",
-    "table_protocol_confirm", "running_clock", "sides_of_codes", "table_conflict_set_aside", "photo_rules",
+    "table_protocol_confirm", "table_typing_note", "running_clock", "sides_of_codes", "table_conflict_set_aside", "photo_rules",
 ]  # fmt: skip
 
 # seasons: a closed season's competitions are archives, which every writer above refuses to change

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
@@ -236,9 +236,34 @@ def _require_not_confirmed(link: TableLink) -> None:
         )
 
 
-def _touch(link: TableLink, now: datetime) -> None:
+def _touch(link: TableLink, now: datetime, *, proposed_by=()) -> None:
+    """The table's last contact; a proposal also ends its sides' typing notes (table_typing_note)."""
     link.last_contact_at = now
-    link.save(update_fields=["last_contact_at"])
+    fields = ["last_contact_at"]
+    for side in proposed_by:
+        setattr(link, f"{side}_typing_at", None)
+        fields.append(f"{side}_typing_at")
+    link.save(update_fields=fields)
+
+
+# A typing note lasts selectors.table.TYPING_SECONDS; a side's is written again at most this often.
+TYPING_NOTE_EVERY_SECONDS = 30
+
+
+def table_typing_note(*, link: TableLink, codes) -> None:
+    """The device holding `codes` is typing a deal (its live check): noted for each side it holds,
+    so that the other side's phone asks for the state more often until the proposal comes
+    (views.table.poll_seconds). A note, not the protocol: no lock, no audit entry, and at most one
+    write per side every TYPING_NOTE_EVERY_SECONDS."""
+    now = timezone.now()
+    due = now - timedelta(seconds=TYPING_NOTE_EVERY_SECONDS)
+    fields = {}
+    for side in sides_of_codes(link, codes):
+        noted = getattr(link, f"{side}_typing_at")
+        if noted is None or noted < due:
+            fields[f"{side}_typing_at"] = now
+    if fields:
+        TableLink.objects.filter(pk=link.pk).update(**fields)
 
 
 # -- the hall clock at the table ----------------------------------------------------------------------
@@ -404,7 +429,7 @@ def table_deal_propose(
         return known
     _require_not_confirmed(link)
     now = timezone.now()
-    _touch(link, now)
+    _touch(link, now, proposed_by=(side, other) if agreed_by_both else (side,))
     if kind == TableDeal.Kind.DEAL and number > match.deal_count + 1:
         raise MatchStateError(_("Deal %(number)s must be agreed first.") % {"number": match.deal_count + 1})
     if kind == TableDeal.Kind.TIME_UP:

@@ -35,7 +35,6 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.cache import add_never_cache_headers, get_conditional_response, patch_cache_control
 from django.utils.decorators import method_decorator
-from django.utils.functional import cached_property
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views import View
@@ -118,14 +117,15 @@ def poll_seconds(state, typing) -> float:
     return POLL_SECONDS if busy else REST_POLL_SECONDS
 
 
-def state_context(link: TableLink, state, sides_held, typing=frozenset()) -> dict:
+def state_context(link: TableLink, state, sides_held) -> dict:
     """What the changing part of the table's page shows: each waiting proposal with the engine's
     preview of it (as the secretary's page would score it) and the buttons of the sides this
     device holds a code for that have not answered; the table's open conflicts with the players'
     numbers beside the stored ones; the protocol's deals with their notes; which team another
-    device is typing a deal for (`typing`), and when the page asks again."""
+    device is typing a deal for, and when the page asks again."""
     match = link.match
     teams = {"home": match.home_team, "away": match.away_team}
+    typing = table_selectors.sides_typing(link, state.now) - frozenset(sides_held)
     waiting = []
     for proposal in state.waiting:
         proposal.team = teams[proposal.proposed_by]
@@ -274,13 +274,6 @@ class TableLinkMixin(View):
     def other_held(self) -> str:
         return self.codes[1] if len(self.codes) > 1 else ""
 
-    @cached_property
-    def others_typing(self) -> frozenset[str]:
-        """The sides another device is typing a deal for (table_selectors.table_typing): read once,
-        for the validator and for what is drawn."""
-        others = [side for side in SIDES if side not in self.sides_held]
-        return table_selectors.table_typing(self.link, others) if others else frozenset()
-
     def refused(self, message: str, status: int, **extra) -> HttpResponse:
         if wants_json(self.request):
             return JsonResponse({"result": "refused", "message": str(message), **extra}, status=status)
@@ -293,11 +286,11 @@ class TableLinkMixin(View):
         """The state's validator, which the page's htmx poll sends back (If-None-Match). Read before
         the state is drawn: a change meanwhile makes the next poll draw it again."""
         poll = table_selectors.table_poll(link=self.link.pk)
-        return table_selectors.table_state_tag(poll, self.sides_held, self.others_typing) if poll else ""
+        return table_selectors.table_state_tag(poll, self.sides_held) if poll else ""
 
     def context(self, state, tag: str) -> dict:
         return {
-            **state_context(self.link, state, self.sides_held, self.others_typing),
+            **state_context(self.link, state, self.sides_held),
             "state_tag": tag,
             "code": self.code,
             "side": self.side,
@@ -372,7 +365,7 @@ class TableStateView(TableLinkMixin):
         device sees has changed, from one read that writes nothing (the last contact goes to the
         cache); the engine runs only to draw."""
         table_selectors.table_contact_note(self.link)
-        bare = table_selectors.table_state_tag(self.poll, self.sides_held, self.others_typing)
+        bare = table_selectors.table_state_tag(self.poll, self.sides_held)
         tag = f'"{bare}"'
         response = get_conditional_response(request, etag=tag)
         if response is None:
@@ -404,8 +397,8 @@ def problems_fragment(request, placed, *, preview=None, message: str = "") -> st
 
 class TableCheckView(TableLinkMixin):
     """POST: the engine's verdict on the deal being typed, as the secretary's live check gives it
-    (views.secretary_base.preview_deal, place_problems), as a fragment (problems_fragment). Never
-    writes."""
+    (views.secretary_base.preview_deal, place_problems), as a fragment (problems_fragment). Writes
+    nothing of the protocol: only that this device's sides are typing a deal (poll_seconds)."""
 
     def post(self, request, code):
         match = self.link.match
@@ -415,7 +408,7 @@ class TableCheckView(TableLinkMixin):
             correcting = None
         number = correcting or match.deal_count + 1
         # The other team's phone asks more often while this one types (poll_seconds).
-        table_selectors.table_typing_note(self.link, self.sides_held)
+        services.table_typing_note(link=self.link, codes=self.codes)
         preview = preview_deal(match, form.entry(number), correct_number=correcting) if form.is_valid() else None
         placed = place_problems(
             form.fields,
@@ -463,8 +456,6 @@ class TableProposeView(TableLinkMixin):
             if form is None:
                 return self.refused(refusal.message, 422)
             return self.with_problems(form, number, message=refusal.message)
-        # The deal typed is sent: the other phone now waits for a proposal, not for typing.
-        table_selectors.table_typing_done(self.link, self.sides_held)
         return self.answered(proposal)
 
     def with_problems(self, form, number, *, problems=(), form_errors=None, message=None):

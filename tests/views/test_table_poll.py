@@ -318,8 +318,16 @@ def test_a_phone_both_teams_share_is_never_told_it_is_typing(setup):
     assert again.status_code == 304
 
 
-def test_the_live_check_writes_no_row(setup):
+def test_the_live_check_writes_nothing_but_its_typing_note_and_that_seldom(setup):
+    """At most one write per side every TYPING_NOTE_EVERY_SECONDS, and nothing of the protocol."""
     link = setup["link"]
     before = rows()
-    assert check(Client(), link.code, side="home", number="1").status_code == 200
-    assert rows() == before
+    phone = Client()
+    assert check(phone, link.code, side="home", number="1").status_code == 200
+    noted = TableLink.objects.get(pk=link.pk).home_typing_at
+    assert noted is not None
+    after = rows()
+    assert after["TableLink"][0].pop("home_typing_at") == noted and before["TableLink"][0].pop("home_typing_at") is None
+    assert after == before
+    check(phone, link.code, side="home", number="1")
+    assert TableLink.objects.get(pk=link.pk).home_typing_at == noted
