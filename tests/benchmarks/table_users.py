@@ -20,7 +20,9 @@ cookie and the token its page holds, as the table's page (static/scoring/js/tabl
   leave; a spare match takes its place in the next step.
 
 Request names: "table page", "table state" (and "table state 304"), "table check", "table deal",
-"table agree", "table confirm". What the other phone shows, and when, is counted in night_record.
+"table agree", "table confirm" (the first team's) and "table confirm, result" (the second's, which
+confirms the match and writes its result). What the other phone shows, and when, is counted in
+night_record.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import uuid
 from urllib.parse import urlsplit
 
 import gevent
+import gevent.lock
 from locust import FastHttpUser, events, task
 from requests.cookies import create_cookie
 
@@ -91,6 +94,7 @@ class Table:
         self.busy = False  # a phone is typing or proposing
         self.confirming: set[str] = set()
         self.confirmed: set[str] = set()
+        self.confirming_one = gevent.lock.Semaphore()
         self.closed = False
 
 
@@ -267,9 +271,13 @@ class TablePhone(Scheduled, FastHttpUser):
 
     def confirm(self):
         gevent.sleep(READING)
-        if self.post("confirm", {"side": self.side}, "table confirm") is None:
-            return
-        self.table.confirmed.add(self.side)
+        # One team after the other: the second confirmation confirms the match, and with it its
+        # result goes into the standings, the places and the ratings, a write of its own kind.
+        with self.table.confirming_one:
+            name = "table confirm, result" if self.table.confirmed else "table confirm"
+            if self.post("confirm", {"side": self.side}, name) is None:
+                return
+            self.table.confirmed.add(self.side)
         if len(self.table.confirmed) == 2 and self.match not in MEMORY["ended"]:
             MEMORY["ended"].append(self.match)  # the match is confirmed: the next step plays a spare
         self.ask_state()

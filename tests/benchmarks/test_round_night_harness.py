@@ -64,13 +64,15 @@ def test_a_quiet_reference_is_of_enough_answers():
     times = {
         "table deal": [10.0] * 18 + [12.0, 13.0],
         "table agree": [8.0] * 20,
-        "table confirm": [30.0, 35.0],  # a side confirms once a match
+        "table confirm": [30.0],  # the first team confirms once a match
+        "table confirm, result": [80.0],  # the second confirms the match: its result is written
         "round at a glance": [20.0, 22.0],  # too few, and no group: its own
         "protocol pdf": [float(n) for n in range(1, 101)],
     }
     references = round_night.quiet_references(times)
     pooled = round_night.p95([value for kind in round_night.TABLE_WRITES for value in times[kind]])
-    assert references["table confirm"] == (pooled, 42, "the table's writes")
+    assert references["table confirm"] == (pooled, 41, "the table's writes")
+    assert references["table confirm, result"] == (80.0, 1, "table confirm, result")
     assert references["table deal"] == (12.0, 20, "table deal")
     assert references["round at a glance"] == (22.0, 2, "round at a glance")
     assert references["protocol pdf"] == (95.0, 100, "protocol pdf")
