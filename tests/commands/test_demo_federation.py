@@ -104,3 +104,19 @@ def test_head_to_head_reads_only_the_tied_teams_matches_and_ranks_the_same(monke
     assert [(row.rank_label, row.record.name) for row in lean] == [(row.rank_label, row.record.name) for row in full]
     order = {row.record.name: row for row in lean}
     assert order["Beta"].rank < order["Alfa"].rank and not order["Alfa"].tied  # head-to-head decided
+
+
+def test_on_postgresql_the_federation_leaves_the_planner_its_statistics():
+    """A bulk load is analysed at once: without statistics PostgreSQL takes each table for a
+    handful of rows (the rating's order of 10 000 matches took 0.6 s instead of 0.07 s)."""
+    from django.db import connection
+
+    from scoring.devdata.federation import FederationSize, build_federation
+
+    if connection.vendor != "postgresql":
+        pytest.skip("the planner's statistics are PostgreSQL's")
+    build_federation(size=FederationSize(clubs=2, teams_per_club=4, leagues=1, league_size=8, national_rounds=2), seed=3)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT reltuples FROM pg_class WHERE relname = 'scoring_match'")
+        (estimate,) = cursor.fetchone()
+    assert estimate == Match.objects.count() > 0
