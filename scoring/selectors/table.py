@@ -17,6 +17,7 @@ from django.core.cache import caches
 from django.utils import timezone, translation
 from django.utils.dateparse import parse_date, parse_datetime
 
+from scoring.engine import SIDES
 from scoring.models import Competition, Deal, Match, MatchPhoto, Round, TableDeal, TableLink
 
 from .protocols import MatchProtocol, match_protocol
@@ -144,7 +145,8 @@ def sides_typing(link: TableLink, now: datetime) -> frozenset[str]:
     """The sides whose device is typing a deal at the link's table: checked within TYPING_SECONDS,
     not yet proposed (the proposal ends the note)."""
     since = now - timedelta(seconds=TYPING_SECONDS)
-    return frozenset(side for side in ("home", "away") if (getattr(link, f"{side}_typing_at") or since) > since)
+    return frozenset(side for side in SIDES if (getattr(link, f"{side}_typing_at") or since) > since)
+
 
 # -- the table's poll --------------------------------------------------------------------------------
 
