@@ -8,7 +8,6 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from django.http import HttpResponseNotModified
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
@@ -35,11 +34,6 @@ def validator(*drawn_from) -> str:
     return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
 
 
-# The validator the visitor sent, as nginx passes it on (deploy/nginx-proxy.conf): asking for a
-# page it keeps no copy of, nginx asks without the visitor's If-None-Match, to keep what it gets.
-CLIENT_TAG = "X-Canasta-Client-Tag"
-
-
 class PublicCacheMiddleware:
     """Outside the session middleware, so that it sees the Vary: Cookie it adds on the way out."""
 
@@ -53,13 +47,7 @@ class PublicCacheMiddleware:
             # Not the address: a page hands its ETag to its live part's first poll (_match_live.html).
             request.public_etag = validator(found[1], get_language(), request.user.pk)
             # Before the view only if anyone may see the page, and not for "*" (is the page there?).
-            asked = request.headers.get("If-None-Match", "").strip()
-            if found[0] and asked != "*":
-                if not asked and request.headers.get(CLIENT_TAG, "").strip() == quote_etag(request.public_etag):
-                    # nginx had no copy, and the visitor holds the page: a 304 for them alone
-                    # (__call__ keeps it from nginx), not a page drawn for nginx to keep.
-                    request.public_etag_theirs = True
-                    return HttpResponseNotModified()
+            if found[0] and request.headers.get("If-None-Match", "").strip() != "*":
                 return get_conditional_response(request, etag=quote_etag(request.public_etag))
 
     def __call__(self, request):
@@ -71,8 +59,8 @@ class PublicCacheMiddleware:
         if etag is None or response.status_code not in (200, 304):
             return response
         response["ETag"] = quote_etag(etag)
-        if (response.cookies or getattr(request, "public_etag_theirs", False)) and not user.is_authenticated:
-            patch_cache_control(response, private=True, no_cache=True)  # this visitor's own (a message, a 304)
+        if response.cookies and not user.is_authenticated:
+            patch_cache_control(response, private=True, no_cache=True)  # this visitor's own (a message)
         elif not user.is_authenticated:
             # The same for every anonymous visitor (no CSRF token, templates/base.html), whatever
             # cookies they send: kept by anyone for PUBLIC_MAX_AGE seconds.

@@ -79,29 +79,6 @@ def test_every_public_page_type_is_kept_the_webs_way(client, league):
             assert shows_total(response.content.decode(), total), name
 
 
-def test_a_visitor_holding_the_page_nginx_has_no_copy_of_gets_a_304_for_them_alone(client, league):
-    """nginx asks for a page it keeps no copy of without the visitor's If-None-Match, passing it as
-    X-Canasta-Client-Tag (deploy/nginx-proxy.conf): the current one is a 304 nginx does not keep;
-    an old one, or none, the page drawn for everyone (kept); nginx's own revalidation as ever."""
-    Competition.objects.filter(pk=league["competition"].pk).update(has_club_standings=True)
-    pages = public_pages(league)
-    held = {name: client.get(url)["ETag"] for name, url in pages.items()}
-    for name, url in pages.items():
-        theirs = client.get(url, HTTP_X_CANASTA_CLIENT_TAG=held[name])
-        assert theirs.status_code == 304 and theirs["ETag"] == held[name], name
-        assert theirs["Cache-Control"] == "private, no-cache", name
-        # nginx's revalidation of its own copy says what its copy is worth, whatever the visitor holds.
-        assert client.get(url, HTTP_IF_NONE_MATCH=held[name], HTTP_X_CANASTA_CLIENT_TAG='"old"').status_code == 304, name
-        assert client.get(url, HTTP_IF_NONE_MATCH='"old"', HTTP_X_CANASTA_CLIENT_TAG=held[name]).status_code == 200, name
-        drawn = client.get(url, HTTP_X_CANASTA_CLIENT_TAG='"old"')
-        assert drawn.status_code == 200 and drawn["Cache-Control"] == "public, max-age=5", name
-
-    # A signed-in person's validator differs: an anonymous one of theirs earns them no 304.
-    client.force_login(league["secretary"])
-    url = pages["match live"]
-    assert client.get(url, HTTP_X_CANASTA_CLIENT_TAG=held["match live"]).status_code == 200
-
-
 def test_the_validator_holds_the_language_and_who_looks(client, league):
     url = reverse("scoring:match-detail", args=[league["live"].pk])
     swedish = client.get(url)["ETag"]
