@@ -145,7 +145,8 @@ def sides_typing(link: TableLink, now: datetime) -> frozenset[str]:
     """The sides whose device is typing a deal at the link's table: checked within TYPING_SECONDS,
     not yet proposed (the proposal ends the note)."""
     since = now - timedelta(seconds=TYPING_SECONDS)
-    return frozenset(side for side in SIDES if (getattr(link, f"{side}_typing_at") or since) > since)
+    noted = {side: getattr(link, f"{side}_typing_at") for side in SIDES}
+    return frozenset(side for side, at in noted.items() if at is not None and at > since)
 
 
 # -- the table's poll --------------------------------------------------------------------------------
