@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, fields
 from datetime import date, datetime, timedelta
 
 from django.db import connection
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -512,21 +512,50 @@ def _round_key(item) -> int:
 STORED = (*ACCUMULATED, "target_minutes", *(f"band{index}" for index in range(len(SCORE_BANDS))))
 
 
-def competition_sums(competition_id: int) -> dict[tuple, Figures]:
+def figures_part(round_id: int | None, round_date: date | None, started_at) -> tuple[int | None, date | None]:
+    """The part of its competition's stored sums a final result is added to: its round (id) and the
+    month it was played in. Each of the part's rows (the competition's and each pair's) adds up the
+    final results of that part alone."""
+    return round_id, _month(round_date, started_at)
+
+
+def match_figures_part(match: Match) -> tuple[int | None, date | None]:
+    """The part of its competition's stored sums a final result of `match` (a row in hand, read
+    with its round) is in."""
+    return figures_part(match.round_id, match.round.date if match.round_id else None, match.started_at)
+
+
+def competition_sums(competition_id: int, parts: set[tuple] | None = None) -> dict[tuple, Figures]:
     """What services.figures stores of a competition: the side-deals of its final results by round
     (its id), month and pair: both sides of each deal under pair None (the competition's), and
-    each side under its own pair. Three queries (added_up)."""
-    rows = Match.objects.filter(final_q(), competition_id=competition_id).order_by().values_list(
+    each side under its own pair. Three queries (added_up). With `parts` (figures_part), the rows
+    of those parts alone, from the results of those parts alone."""
+    rows = Match.objects.filter(final_q(), competition_id=competition_id).order_by()
+    if parts is not None:
+        rows = rows.filter(parts_q(parts))
+    rows = rows.values_list(
         "pk", "round_id", "round__date", "started_at", "end", "rules_snapshot__red_three", "home_team_id", "away_team_id"
     )
     matches = {}
     for pk, round_id, round_date, started_at, end, red_three, home, away in rows:
         month = _month(round_date, started_at)
+        if parts is not None and (round_id, month) not in parts:
+            continue
         keys = [(side, (round_id, month, None)) for side in SIDES]
         keys += [(side, (round_id, month, team)) for side, team in zip(SIDES, (home, away))]
         matches[pk] = CountedMatch(keys=tuple(keys), end=end, started_at=started_at,
                                    red_threes_count=_counts_red_threes(red_three))  # fmt: skip
     return added_up(matches)
+
+
+def parts_q(parts: set[tuple]) -> Q:
+    """A Q over rows with a round (Match, FigureSums) that holds those of `parts` (figures_part),
+    and perhaps more of the same rounds, or of no round: the caller keeps the parts' own."""
+    rounds = {round_id for round_id, _month in parts}
+    holds = Q(round_id__in=rounds - {None})
+    if None in rounds:
+        holds |= Q(round__isnull=True)
+    return holds
 
 
 def stored_values(figures: Figures) -> dict[str, int | float]:

@@ -27,7 +27,7 @@ def lock_matches(matches: QuerySet, *, expected_version: int | None = None, show
     `expected_version` was made (StaleMatchError: a concurrent edit is refused, never overwritten).
     A change a public page shows (`shown`) claims each match's next version, which the service saves
     with the match, and moves its competition's."""
-    locked = list(matches.select_for_update(of=("self",)).select_related("competition", "home_team", "away_team"))
+    locked = list(matches.select_for_update(of=("self",)).select_related("competition", "round", "home_team", "away_team"))
     for match in locked:
         if expected_version is not None and match.version != expected_version:
             raise StaleMatchError()

@@ -38,11 +38,12 @@ from scoring.engine import DealEntry, MatchState, forfeit_outcome, played_outcom
 from scoring.engine.rules import PointsRules, RuleSet
 from scoring.models import Deal, Match, TableLink
 from scoring.selectors.counting import counts
+from scoring.selectors.figures import match_figures_part
 from scoring.selectors.protocols import next_deal_replayed, replayed, row_standing, stored_entries
 
 from .audit import as_stored, audit_log, deal_snapshot, match_snapshot, person
 from .errors import DealProblemsError, MatchStateError, StaleMatchError
-from .figures import figures_refresh
+from .figures import figures_refresh, figures_refresh_parts
 from .locking import lock_match, move_editions, show_change
 from .rating import rating_part, rating_refresh
 from .standings import standing_part, standings_refresh
@@ -63,6 +64,7 @@ def _lock(match: Match, expected_version: int | None, *, locked: bool = False) -
     match.standing_part_when_locked = standing_part(match)
     match.rating_part_when_locked = rating_part(match)
     match.counted_when_locked = counts(match)  # whether its deals are in the figures' sums
+    match.figures_part_when_locked = match_figures_part(match)  # and in which of them
     return match
 
 
@@ -77,10 +79,14 @@ def _keep_standings(match: Match) -> None:
         rating_refresh(matches=[match])
         match.rating_part_when_locked = rating_part(match)
     # A final result, before or after the change, is in its competition's stored figure sums: any
-    # change of it (its deals, its day, whether it counts) is worked out again (services.figures).
+    # change of it (its deals, its day, whether it counts) is worked out again (services.figures),
+    # in the parts it was and is in.
     if counts(match) or getattr(match, "counted_when_locked", False):
-        figures_refresh(competitions=[match.competition_id])
+        part = match_figures_part(match)
+        figures_refresh_parts(competition_id=match.competition_id,
+                              parts={getattr(match, "figures_part_when_locked", part), part})  # fmt: skip
         match.counted_when_locked = counts(match)
+        match.figures_part_when_locked = part
 
 
 def _save(match: Match) -> None:

@@ -332,6 +332,26 @@ def test_the_stored_figure_sums_follow_each_new_result_and_each_change_of_one(se
     assert stored_as_worked_out(series)
 
 
+def test_a_result_works_out_again_the_figure_sums_of_its_own_round_and_month_alone(season):
+    """A match's change works out again the stored sums of the part of its competition it is in
+    (its round, in its month), not the competition's other rows: on a federation's round night a
+    round's results instead of the season's, while the match's lock is held."""
+    series, admin, pending = season["competitions"]["series"], season["admin"], season["matches"]["pending"]
+    part = figures_selectors.match_figures_part(pending)
+    elsewhere = FigureSums.objects.filter(competition=series).exclude(round_id=pending.round_id).first()
+    FigureSums.objects.filter(pk=elsewhere.pk).update(deals=elsewhere.deals + 1000)  # not read again
+
+    services.match_confirm(match=pending, user=admin, expected_version=None)
+
+    assert FigureSums.objects.get(pk=elsewhere.pk).deals == elsewhere.deals + 1000
+    stored = figures_selectors.stored_sums(("round_id", "month", "team"), 'f."competition_id" = %s', series.pk)
+    assert {key: figures for key, figures in stored.items() if key[:2] == part} == figures_selectors.competition_sums(
+        series.pk, {part})
+    assert any(key[:2] == part for key in stored)  # the confirmed result's part is stored now
+    services.figures_refresh(competitions=[series])
+    assert stored_as_worked_out(series)
+
+
 def test_a_players_figures_take_the_same_few_queries_however_many_seasons_he_played(season, django_assert_num_queries):
     """His pairs' stored figure sums and the federation's beside them: a season more adds no
     query."""

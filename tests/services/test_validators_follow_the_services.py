@@ -80,6 +80,7 @@ NOT_SERVICES = {
     "rating_refresh": "called inside the services, in their transactions, after the change",
     "derived_refresh": "called inside the services, in their transactions, after the change",
     "figures_refresh": "called inside the services, in their transactions, after the change",
+    "figures_refresh_parts": "called inside the services, in their transactions, after a match's change",
     "rating_refresh_after_deleting": "called inside the deleting service, after the deletion",
     "replay_from": "called inside rating_refresh",
     "lock_rating": "takes the rating's lock inside rating_refresh",
