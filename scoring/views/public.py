@@ -1,6 +1,8 @@
 """Pages anyone may see without logging in: the start page, competitions and their standings,
 rounds and results, match protocols, teams, players and clubs."""
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
@@ -15,7 +17,7 @@ from scoring.selectors.protocols import end_text, match_protocol, result_text, r
 from scoring.selectors import championships, editions, history
 from scoring.selectors import figures
 from scoring.site_address import absolute_reverse
-from scoring.listings import PlayerStatisticsTable, ResultsTable, StandingsTable
+from scoring.listings import PlayerStatisticsTable, ResultsTable, StandingsTable, paginate_bounded
 
 
 class StartPageView(TemplateView):
@@ -32,6 +34,9 @@ class StartPageView(TemplateView):
 DEFAULT_LIVE_POLL_SECONDS = 20
 # How many of a team's latest results make its "recent form".
 FORM_LENGTH = 5
+# A national competition's table has six hundred teams and its round three hundred tables: a
+# phone is given a hundred rows at a time, each with its own pages (a league's fit on one).
+LIVE_TABLE_ROWS = 100
 
 
 def live_poll_seconds() -> int:
@@ -100,18 +105,24 @@ class CompetitionMixin(PublicPageMixin):
                 selectors.round_result_rows(current),
                 caption=current,
                 link_target=self.link_target(),
+                prefix="results-",
             )
+            paginate_bounded(self.request, results, per_page=LIVE_TABLE_ROWS)
+        standings = StandingsTable(
+            selectors.competition_standings(competition, up_to_round=after),
+            points_rules=competition.points_rules,
+            caption=self.standings_caption(after),
+            link_target=self.link_target(),
+            prefix="standings-",
+        )
+        paginate_bounded(self.request, standings, per_page=LIVE_TABLE_ROWS)
         return {
             "competition": competition,
             "rounds": rounds,
             "after": after,
+            "live_query": self.live_query(after, [standings, results] if results is not None else [standings]),
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
-            "standings": StandingsTable(
-                selectors.competition_standings(competition, up_to_round=after),
-                points_rules=competition.points_rules,
-                caption=self.standings_caption(after),
-                link_target=self.link_target(),
-            ),
+            "standings": standings,
             # How ties are broken, in the words the printed standings use.
             "standings_order": competition_facts(competition)["order"],
             "current_round": current,
@@ -121,6 +132,18 @@ class CompetitionMixin(PublicPageMixin):
             "changed_at": public_selectors.last_change(competition=competition) if live else None,
             "embed": self.embed,
         }
+
+    def live_query(self, after, tables) -> str:
+        """The live part's query, for its polls: what it shows as the page showed it (the standings
+        after a round, the embed, the page of each table)."""
+        query = [("after", after)] if after else []
+        if self.embed:
+            query.append(("embed", "1"))
+        for table in tables:
+            for field in (table.prefixed_page_field, table.prefixed_per_page_field):
+                if self.request.GET.get(field):
+                    query.append((field, self.request.GET[field]))
+        return urlencode(query)
 
     def standings_caption(self, after):
         if after is None:

@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import services
+from scoring.views import public as public_views
 from tests.factories import make_admin, winning_deal
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +105,32 @@ def test_competition_partial_carries_the_standings_and_the_round_being_played(cl
     rows = partial.split('class="data-table standings"', 1)[1].split("</table>", 1)[0]
     assert rows.index(">Damerna<") < rows.index(">Kungarna<")
     assert "väntar på bekräftelse" not in partial
+
+
+def test_a_long_table_comes_a_page_at_a_time_and_the_live_part_polls_the_page_shown(client, league, monkeypatch):
+    """A national competition's six hundred teams and its round's three hundred tables are shown
+    LIVE_TABLE_ROWS rows at a time, each table with pages of its own; the page's live part is asked
+    for the pages shown, and a poll draws them, not the first ones."""
+    monkeypatch.setattr(public_views, "LIVE_TABLE_ROWS", 1)
+    competition = league["competition"]
+    page_url = reverse("scoring:competition-detail", args=[competition.pk])
+    live_url = reverse("scoring:competition-live", args=[competition.pk])
+
+    first = client.get(page_url)
+    standings, results = first.context["standings"], first.context["current_results"]
+    assert (len(standings.page.object_list), standings.paginator.num_pages) == (1, 4)
+    assert (len(results.page.object_list), results.paginator.num_pages) == (1, 2)
+    html = first.content.decode()
+    assert 'href="?standings-page=2"' in html and 'href="?results-page=2"' in html
+    assert f'hx-get="{live_url}?"' in html
+
+    second = client.get(page_url + "?standings-page=3&results-page=2")
+    leader = standings.page.object_list[0].record.record.team_id
+    third = second.context["standings"].page.object_list[0].record.record.team_id
+    assert third != leader and second.context["current_results"].page.number == 2
+    assert f'hx-get="{live_url}?standings-page=3&amp;results-page=2"' in second.content.decode()
+
+    poll = client.get(live_url + "?standings-page=3&results-page=2")
+    assert poll.context["standings"].page.object_list[0].record.record.team_id == third
+    assert poll.context["current_results"].page.number == 2
+    assert f'hx-get="{live_url}?standings-page=3&amp;results-page=2"' in poll.content.decode()
