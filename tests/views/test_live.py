@@ -121,7 +121,10 @@ def test_a_long_table_comes_a_page_at_a_time_and_the_live_part_polls_the_page_sh
     assert (len(standings.page.object_list), standings.paginator.num_pages) == (1, 4)
     assert (len(results.page.object_list), results.paginator.num_pages) == (1, 2)
     html = first.content.decode()
-    assert 'href="?standings-page=2"' in html and 'href="?results-page=2"' in html
+    # Each table is its own anchor, and its page links lead back to it (the results stand below
+    # a hundred rows of standings).
+    assert 'id="standings-table"' in html and 'href="?standings-page=2#standings-table"' in html
+    assert 'id="results-table"' in html and 'href="?results-page=2#results-table"' in html
     assert f'hx-get="{live_url}?"' in html
 
     second = client.get(page_url + "?standings-page=3&results-page=2")
