@@ -512,23 +512,18 @@ def _round_key(item) -> int:
 STORED = (*ACCUMULATED, "target_minutes", *(f"band{index}" for index in range(len(SCORE_BANDS))))
 
 
-def figures_part(round_id: int | None, round_date: date | None, started_at) -> tuple[int | None, date | None]:
-    """The part of its competition's stored sums a final result is added to: its round (id) and the
-    month it was played in. Each of the part's rows (the competition's and each pair's) adds up the
-    final results of that part alone."""
-    return round_id, _month(round_date, started_at)
-
-
 def match_figures_part(match: Match) -> tuple[int | None, date | None]:
     """The part of its competition's stored sums a final result of `match` (a row in hand, read
-    with its round) is in."""
-    return figures_part(match.round_id, match.round.date if match.round_id else None, match.started_at)
+    with its round) is added to: its round (id) and the month it was played in, as
+    competition_sums keys it. Each of the part's rows (the competition's and each pair's) adds up
+    the final results of that part alone."""
+    return match.round_id, _month(match.round.date if match.round_id else None, match.started_at)
 
 
 def competition_sums(competition_id: int, parts: set[tuple] | None = None) -> dict[tuple, Figures]:
     """What services.figures stores of a competition: the side-deals of its final results by round
     (its id), month and pair: both sides of each deal under pair None (the competition's), and
-    each side under its own pair. Three queries (added_up). With `parts` (figures_part), the rows
+    each side under its own pair. Three queries (added_up). With `parts` (match_figures_part), the rows
     of those parts alone, from the results of those parts alone."""
     rows = Match.objects.filter(final_q(), competition_id=competition_id).order_by()
     if parts is not None:
@@ -549,7 +544,7 @@ def competition_sums(competition_id: int, parts: set[tuple] | None = None) -> di
 
 
 def parts_q(parts: set[tuple]) -> Q:
-    """A Q over rows with a round (Match, FigureSums) that holds those of `parts` (figures_part),
+    """A Q over rows with a round (Match, FigureSums) that holds those of `parts` (match_figures_part),
     and perhaps more of the same rounds, or of no round: the caller keeps the parts' own."""
     rounds = {round_id for round_id, _month in parts}
     holds = Q(round_id__in=rounds - {None})

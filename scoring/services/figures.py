@@ -29,22 +29,19 @@ def figures_refresh(*, competitions: Iterable[Competition | int]) -> None:
 
 
 def figures_refresh_parts(*, competition_id: int, parts: set[tuple]) -> None:
-    """Make the stored figure sums of a competition's `parts` (selectors.figures.figures_part: a
-    round, in a month) equal to their final results: what a change of one match moves, the parts
+    """Make the stored figure sums of a competition's `parts` (selectors.figures.match_figures_part:
+    a round, in a month) equal to their final results: what a change of one match moves, the parts
     it was and is in. The competition's other rows add up other results and stay as they are (a
     federation's national competition: a few hundred results of a round instead of thousands)."""
-    stored = FigureSums.objects.filter(parts_q(parts), competition_id=competition_id)
-    _write(competition_id, competition_sums(competition_id, parts), stored, parts)
+    rows = FigureSums.objects.filter(parts_q(parts), competition_id=competition_id)
+    stored = [row for row in rows if (row.round_id, row.month) in parts]  # the rounds' rows of other months out
+    _write(competition_id, competition_sums(competition_id, parts), stored)
 
 
-def _write(pk: int, sums: dict, stored_rows, parts: set[tuple] | None = None) -> None:
-    """Write the rows of `sums` that differ from `stored_rows` (of `parts` alone, if given), make the
-    new ones and delete the stored ones no sum has."""
-    stored = {
-        (row.round_id, row.month, row.team_id): row
-        for row in stored_rows
-        if parts is None or (row.round_id, row.month) in parts
-    }
+def _write(pk: int, sums: dict, stored_rows) -> None:
+    """Write the rows of `sums` that differ from `stored_rows`, make the new ones and delete the
+    stored ones no sum has."""
+    stored = {(row.round_id, row.month, row.team_id): row for row in stored_rows}
     created = []
     for (round_id, month, team_id), figures in sums.items():
         values = stored_values(figures)

@@ -120,7 +120,7 @@ class CompetitionMixin(PublicPageMixin):
             "competition": competition,
             "rounds": rounds,
             "after": after,
-            "live_query": self.live_query(after, [standings, results] if results is not None else [standings]),
+            "live_query": self.live_query(after, [table for table in (standings, results) if table is not None]),
             "preliminary_count": selectors.standings_preliminary_count(competition, up_to_round=after),
             "standings": standings,
             # How ties are broken, in the words the printed standings use.
